@@ -1,0 +1,1 @@
+"""Implementations of the ports (stores, embedders, LLMs, clocks) and the driving side."""

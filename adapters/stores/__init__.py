@@ -1,0 +1,1 @@
+"""Store adapters: in-memory, embedded (SQLite), MongoDB."""

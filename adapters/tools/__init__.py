@@ -1,0 +1,1 @@
+"""Driving adapters: tool definitions for function-calling hosts."""

@@ -1,0 +1,1 @@
+"""Use cases over the ports: formation, context, search, lifecycle, management."""

@@ -1,0 +1,92 @@
+"""The one error hierarchy of eden-memory.
+
+Every error a caller can see is an ``EdenMemoryError``; no driver or SDK exception
+(pymongo, openai, google.genai, sqlite3) crosses the adapter boundary untranslated::
+
+    EdenMemoryError
+    ├── ConfigurationError            settings that cannot work together
+    │   └── MissingExtraError         an optional dependency is not installed
+    ├── InvalidInputError             bad arguments from a host or a user (also a ValueError)
+    │   ├── InvalidMemoryTextError    empty, oversize or non-XML text for a memory
+    │   └── NotFoundError             an id that names nothing (also a KeyError)
+    ├── StoreError                    the store failed or refused
+    │   ├── StoreUnavailableError     connection lost, timeout (safe to retry)
+    │   ├── ConflictError             a compare-and-set or claim was lost to another worker
+    │   └── EmbeddingSpaceError       vectors of another model or dimension than the store's
+    └── ProviderError                 an LLM or embedding provider failed
+        ├── ProviderAuthError         missing or wrong credentials (names the variable)
+        ├── ProviderRateLimitError    429 after the retries ran out
+        ├── ProviderTimeoutError      no answer in time
+        └── InvalidLLMOutputError     refusal, truncation, malformed or schema-violating output
+"""
+
+from __future__ import annotations
+
+
+class EdenMemoryError(Exception):
+    """Root of every error raised by eden-memory."""
+
+
+class ConfigurationError(EdenMemoryError):
+    """Settings or wiring that cannot work."""
+
+
+class MissingExtraError(ConfigurationError):
+    """An adapter was selected whose optional dependency is not installed."""
+
+    def __init__(self, feature: str, extra: str, module: str) -> None:
+        super().__init__(
+            f"{feature} needs the '{module}' package: pip install 'eden-memory[{extra}]'"
+        )
+        self.extra = extra
+
+
+class InvalidInputError(EdenMemoryError, ValueError):
+    """Arguments that can never succeed, rejected before anything is written."""
+
+
+class InvalidMemoryTextError(InvalidInputError):
+    """Text that cannot be stored as a memory: empty, too long, or not representable in XML."""
+
+
+class NotFoundError(InvalidInputError, KeyError):
+    """An id that names no memory in the caller's scope."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; keep it readable
+        return str(self.args[0]) if self.args else "not found"
+
+
+class StoreError(EdenMemoryError):
+    """The store failed or refused an operation."""
+
+
+class StoreUnavailableError(StoreError):
+    """The store could not be reached or timed out; the operation may be retried."""
+
+
+class ConflictError(StoreError):
+    """Another worker changed the record first (lost compare-and-set or claim)."""
+
+
+class EmbeddingSpaceError(StoreError):
+    """Vectors from another embedding model or dimension than the ones already stored."""
+
+
+class ProviderError(EdenMemoryError):
+    """An LLM or embedding provider failed."""
+
+
+class ProviderAuthError(ProviderError):
+    """Credentials are missing or rejected."""
+
+
+class ProviderRateLimitError(ProviderError):
+    """The provider kept answering 429 after every retry."""
+
+
+class ProviderTimeoutError(ProviderError):
+    """The provider did not answer in time."""
+
+
+class InvalidLLMOutputError(ProviderError):
+    """The model's answer cannot be used: refused, truncated, malformed or off-schema."""

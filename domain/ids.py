@@ -1,0 +1,29 @@
+"""Identifiers are plain strings; NewTypes keep them from being swapped by mistake."""
+
+from __future__ import annotations
+
+import re
+from typing import NewType
+
+from eden_memory.domain.errors import InvalidInputError
+
+AgentId = NewType("AgentId", str)
+UserId = NewType("UserId", str)
+SessionId = NewType("SessionId", str)
+FactId = NewType("FactId", str)
+ReflectionId = NewType("ReflectionId", str)
+MessageId = NewType("MessageId", str)
+
+MAX_ID_LENGTH = 200
+_ID = re.compile(r"^[\w.:@+\-/=]+$", re.UNICODE)
+
+
+def check_id(value: object, what: str = "id") -> str:
+    """Refuse anything but a short printable string, so no id can smuggle a query operator."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a string, got {type(value).__name__}")
+    if not value or len(value) > MAX_ID_LENGTH or _ID.match(value) is None:
+        raise InvalidInputError(
+            f"{what} {value!r} is not valid: use 1-{MAX_ID_LENGTH} letters, digits or . _ : @ + - / ="
+        )
+    return value

@@ -1,0 +1,49 @@
+"""The consolidated blob of one scope key: the merged, word-limited memory."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Self
+
+from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.models.base import Record
+from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.text import blob_text
+from pydantic import Field, field_validator, model_validator
+
+
+class ConsolidatedMemory(Record):
+    scope: Scope
+    agent_id: AgentId
+    user_id: UserId | None = None
+    session_id: SessionId | None = None
+    content: str = ""
+    word_limit: int = Field(gt=0)
+    # 0: nothing consolidated yet. Every consolidation or replacement adds one.
+    version: int = Field(default=0, ge=0)
+    last_consolidated_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _blob(cls, value: str) -> str:
+        return blob_text(value) if value else ""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
+        return self
+
+    @property
+    def key(self) -> ScopeKey:
+        return ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
+
+    @classmethod
+    def empty(cls, key: ScopeKey, word_limit: int) -> ConsolidatedMemory:
+        return cls(
+            scope=key.scope,
+            agent_id=key.agent_id,
+            user_id=key.user_id,
+            session_id=key.session_id,
+            word_limit=word_limit,
+        )

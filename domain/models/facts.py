@@ -1,0 +1,98 @@
+"""Facts: atomic, enduring statements, found again by search."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Self
+
+from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
+from eden_memory.domain.models.base import Record
+from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
+from eden_memory.domain.text import content_hash, single_line
+from pydantic import Field, field_validator, model_validator
+
+
+class FactStatus(StrEnum):
+    ACTIVE = "active"
+    # Contradicted by a newer fact: kept with its history, out of context and search.
+    RETIRED = "retired"
+
+
+class FactRevision(Record):
+    """A content a fact had before an update."""
+
+    version: int
+    content: str
+    replaced_at: datetime
+    reason: str = ""
+
+
+class Fact(Record):
+    id: FactId
+    content: str
+    content_hash: str = ""
+    scope: Scope
+    agent_id: AgentId
+    user_id: UserId | None = None
+    source_session_id: SessionId | None = None
+    source_message_ids: tuple[MessageId, ...] = ()
+    formed_at: datetime
+    created_at: datetime
+    updated_at: datetime
+    version: int = Field(default=1, ge=1)
+    history: tuple[FactRevision, ...] = ()
+    access_count: int = Field(default=0, ge=0)
+    last_accessed_at: datetime | None = None
+    embedding_model: str
+    embedding_dim: int = Field(gt=0)
+    status: FactStatus = FactStatus.ACTIVE
+    retired_at: datetime | None = None
+    retired_reason: str = ""
+    superseded_by: FactId | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        return single_line(value, what="fact")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        check_id(self.id, "fact id")
+        if self.scope not in FACT_SCOPES:
+            raise ValueError("facts are user- or agent-scoped, never session-scoped")
+        ScopeKey(self.scope, self.agent_id, self.user_id)  # validates the owner
+        expected = content_hash(self.content)
+        if self.content_hash != expected:
+            object.__setattr__(self, "content_hash", expected)
+        return self
+
+    @property
+    def key(self) -> ScopeKey:
+        return ScopeKey(self.scope, self.agent_id, self.user_id)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is FactStatus.ACTIVE
+
+    def revised(self, content: str, now: datetime, reason: str = "") -> Fact:
+        """The fact with new content; the old content goes to its history."""
+        old = FactRevision(
+            version=self.version, content=self.content, replaced_at=now, reason=reason
+        )
+        return self.evolve(
+            content=content,
+            content_hash="",
+            version=self.version + 1,
+            history=(*self.history, old),
+            updated_at=now,
+        )
+
+    def retired(self, now: datetime, reason: str, superseded_by: FactId | None) -> Fact:
+        return self.evolve(
+            status=FactStatus.RETIRED,
+            retired_at=now,
+            retired_reason=reason,
+            superseded_by=superseded_by,
+            updated_at=now,
+        )

@@ -1,0 +1,57 @@
+"""Reflections: interpreted memory, buffered until a consolidation absorbs them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Self
+
+from eden_memory.domain.ids import AgentId, MessageId, ReflectionId, SessionId, UserId, check_id
+from eden_memory.domain.models.base import Record
+from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.text import single_line
+from pydantic import field_validator, model_validator
+
+
+class Reflection(Record):
+    id: ReflectionId
+    content: str
+    scope: Scope
+    agent_id: AgentId
+    # The owner of a user or session reflection; provenance lives in source_*.
+    user_id: UserId | None = None
+    session_id: SessionId | None = None
+    source_session_id: SessionId | None = None
+    source_message_ids: tuple[MessageId, ...] = ()
+    formed_at: datetime
+    created_at: datetime
+    absorbed: bool = False
+    absorbed_at: datetime | None = None
+    absorbed_into_version: int | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        return single_line(value, what="reflection")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        check_id(self.id, "reflection id")
+        ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
+        return self
+
+    @property
+    def key(self) -> ScopeKey:
+        return ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
+
+    @classmethod
+    def in_scope(cls, key: ScopeKey, **fields: object) -> Reflection:
+        """A reflection owned by ``key``."""
+        return cls.model_validate(
+            {
+                "scope": key.scope,
+                "agent_id": key.agent_id,
+                "user_id": key.user_id,
+                "session_id": key.session_id,
+                **fields,
+            }
+        )

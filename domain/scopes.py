@@ -1,0 +1,194 @@
+"""Scopes, scope keys, which scopes a request may use, and who may see a fact.
+
+These are the isolation rules of the library. Every store and every use case asks them;
+none re-implements them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id
+
+
+class Scope(StrEnum):
+    """Where a memory applies. Broadest last, so ``sorted`` reads narrow to broad."""
+
+    SESSION = "session"
+    USER = "user"
+    AGENT = "agent"
+
+
+FACT_SCOPES: frozenset[Scope] = frozenset({Scope.USER, Scope.AGENT})
+# The order reflections are extracted and context is rendered: broadest first.
+HIERARCHY: tuple[Scope, ...] = (Scope.AGENT, Scope.USER, Scope.SESSION)
+
+
+@dataclass(frozen=True, order=True)
+class ScopeKey:
+    """The owner of a scope: an agent, one user with that agent, or one session of that agent."""
+
+    scope: Scope
+    agent_id: AgentId
+    user_id: UserId | None = None
+    session_id: SessionId | None = None
+
+    def __post_init__(self) -> None:
+        check_id(self.agent_id, "agent_id")
+        expects_user = self.scope is Scope.USER
+        expects_session = self.scope is Scope.SESSION
+        if expects_user != (self.user_id is not None):
+            raise InvalidInputError(f"a {self.scope} scope key {_needs('user_id', expects_user)}")
+        if expects_session != (self.session_id is not None):
+            raise InvalidInputError(
+                f"a {self.scope} scope key {_needs('session_id', expects_session)}"
+            )
+        if self.user_id is not None:
+            check_id(self.user_id, "user_id")
+        if self.session_id is not None:
+            check_id(self.session_id, "session_id")
+
+    @classmethod
+    def agent(cls, agent_id: str) -> ScopeKey:
+        return cls(Scope.AGENT, AgentId(agent_id))
+
+    @classmethod
+    def user(cls, agent_id: str, user_id: str) -> ScopeKey:
+        return cls(Scope.USER, AgentId(agent_id), user_id=UserId(user_id))
+
+    @classmethod
+    def session(cls, agent_id: str, session_id: str) -> ScopeKey:
+        return cls(Scope.SESSION, AgentId(agent_id), session_id=SessionId(session_id))
+
+    def as_text(self) -> str:
+        """A stable string form, for cache keys and store keys."""
+        owner = self.user_id or self.session_id or ""
+        return f"{self.scope.value}:{self.agent_id}:{owner}"
+
+
+def _needs(name: str, expected: bool) -> str:
+    return f"needs a {name}" if expected else f"takes no {name}"
+
+
+@dataclass(frozen=True)
+class AgentMemoryConfig:
+    """What an agent has switched on, and what it should pay attention to."""
+
+    agent_id: AgentId
+    user_memory_enabled: bool = True
+    agent_memory_enabled: bool = True
+    memory_instructions: str = ""
+
+    def __post_init__(self) -> None:
+        check_id(self.agent_id, "agent_id")
+
+
+@dataclass(frozen=True)
+class SessionIdentity:
+    """Who is in a conversation: the agent, the session, and its distinct human users."""
+
+    agent_id: AgentId
+    session_id: SessionId
+    user_ids: tuple[UserId, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        check_id(self.agent_id, "agent_id")
+        check_id(self.session_id, "session_id")
+        for user in self.user_ids:
+            check_id(user, "user_id")
+        if len(set(self.user_ids)) != len(self.user_ids):
+            object.__setattr__(self, "user_ids", tuple(dict.fromkeys(self.user_ids)))
+
+    @property
+    def is_group(self) -> bool:
+        return len(self.user_ids) > 1
+
+    @property
+    def sole_user(self) -> UserId | None:
+        return self.user_ids[0] if len(self.user_ids) == 1 else None
+
+
+@dataclass(frozen=True)
+class ActiveScopes:
+    """The scopes one request may form, show and search, with the keys they resolve to."""
+
+    agent_id: AgentId
+    session_id: SessionId
+    user_id: UserId | None
+    scopes: frozenset[Scope]
+
+    @property
+    def fact_scopes(self) -> frozenset[Scope]:
+        return self.scopes & FACT_SCOPES
+
+    @property
+    def search_offered(self) -> bool:
+        """``search_facts`` is offered only when user or agent memory is active."""
+        return bool(self.fact_scopes)
+
+    def key(self, scope: Scope) -> ScopeKey:
+        if scope not in self.scopes:
+            raise InvalidInputError(f"scope {scope} is not active for this request")
+        if scope is Scope.AGENT:
+            return ScopeKey.agent(self.agent_id)
+        if scope is Scope.USER:
+            assert self.user_id is not None  # guaranteed by resolve_scopes
+            return ScopeKey.user(self.agent_id, self.user_id)
+        return ScopeKey.session(self.agent_id, self.session_id)
+
+    def keys(self) -> tuple[ScopeKey, ...]:
+        """Active keys, broadest first (the order of extraction and of the context)."""
+        return tuple(self.key(scope) for scope in HIERARCHY if scope in self.scopes)
+
+    @property
+    def visibility(self) -> FactVisibility:
+        return FactVisibility(self.agent_id, self.user_id, self.fact_scopes)
+
+
+def resolve_scopes(
+    memory_enabled: bool, agent: AgentMemoryConfig, session: SessionIdentity
+) -> ActiveScopes:
+    """Which scopes are active: session always (while memory is on), user only for a sole user."""
+    if agent.agent_id != session.agent_id:
+        raise InvalidInputError(
+            f"agent config is for {agent.agent_id!r} but the session belongs to {session.agent_id!r}"
+        )
+    scopes: set[Scope] = set()
+    user_id: UserId | None = None
+    if memory_enabled:
+        scopes.add(Scope.SESSION)
+        if agent.agent_memory_enabled:
+            scopes.add(Scope.AGENT)
+        if agent.user_memory_enabled and session.sole_user is not None:
+            scopes.add(Scope.USER)
+            user_id = session.sole_user
+    return ActiveScopes(session.agent_id, session.session_id, user_id, frozenset(scopes))
+
+
+@dataclass(frozen=True)
+class FactVisibility:
+    """Who is looking: an agent, maybe one user, and which fact scopes they may see."""
+
+    agent_id: AgentId
+    user_id: UserId | None
+    scopes: frozenset[Scope]
+
+    def __post_init__(self) -> None:
+        if Scope.SESSION in self.scopes:
+            raise InvalidInputError("facts have no session scope")
+        if Scope.USER in self.scopes and self.user_id is None:
+            raise InvalidInputError("user facts are visible only to a known user")
+
+    def admits(self, agent_id: str, scope: Scope, user_id: str | None) -> bool:
+        """A fact is visible iff it is this agent's, and agent-scoped or this user's."""
+        if agent_id != self.agent_id or scope not in self.scopes:
+            return False
+        if scope is Scope.AGENT:
+            return True
+        return scope is Scope.USER and user_id is not None and user_id == self.user_id
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.scopes

@@ -1,0 +1,119 @@
+"""Every tunable number of the design, typed and validated.
+
+These are plain pydantic models: the domain never reads the environment. The composition
+root (``eden_memory.config``) fills them from ``EDEN_MEMORY_*`` variables or arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Self
+
+from eden_memory.domain.scopes import Scope
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+Positive = Annotated[int, Field(gt=0)]
+NonNegative = Annotated[float, Field(ge=0.0)]
+
+
+class _Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ScopeNumbers(_Settings):
+    """One positive number per scope (thresholds, word limits)."""
+
+    agent: Positive
+    user: Positive
+    session: Positive
+
+    def of(self, scope: Scope) -> int:
+        return int(getattr(self, scope.value))
+
+
+class FactSettings(_Settings):
+    fifo_enabled: bool = True
+    fifo_limit: Annotated[int, Field(ge=0)] = 40
+    fifo_max_age_hours: Annotated[float, Field(gt=0)] = 168.0
+    max_words: Positive = 30
+
+
+class DedupSettings(_Settings):
+    enabled: bool = True
+    candidates_per_fact: Positive = 5
+    min_similarity: Unit = 0.7
+
+
+class RoleWeights(_Settings):
+    """How much a message of each role counts towards the token trigger."""
+
+    user: NonNegative = 1.0
+    tool: NonNegative = 0.5
+    agent: NonNegative = 0.2
+    other: NonNegative = 0.5
+
+
+class FormationSettings(_Settings):
+    message_interval: Positive = 45
+    token_interval: Annotated[float, Field(gt=0)] = 1500.0
+    min_messages: Positive = 4
+    cold_after_minutes: Annotated[float, Field(gt=0)] = 10.0
+    chars_per_token: Annotated[float, Field(gt=0)] = 4.5
+    role_weights: RoleWeights = RoleWeights()
+    claim_ttl_seconds: Annotated[float, Field(gt=0)] = 600.0
+    max_messages_per_formation: Positive = 400
+
+
+class ConsolidationSettings(_Settings):
+    thresholds: ScopeNumbers = ScopeNumbers(agent=10, user=4, session=4)
+    word_limits: ScopeNumbers = ScopeNumbers(agent=1200, user=300, session=200)
+
+
+class ReflectionSettings(_Settings):
+    max_words: Positive = 35
+
+
+class SearchSettings(_Settings):
+    semantic_threshold: Unit = 0.65
+    # None: the store's calibrated threshold (Atlas scores: 1.5; see docs/decisions.md).
+    text_threshold: NonNegative | None = None
+    rrf_threshold: Unit = 0.015
+    rrf_k: Positive = 60
+    default_top_k: Positive = 10
+    max_top_k: Positive = 50
+    max_queries: Positive = 3
+    max_query_chars: Positive = 1000
+    candidates_per_list: Positive = 2
+
+    @model_validator(mode="after")
+    def _top_k_fits(self) -> Self:
+        if self.default_top_k > self.max_top_k:
+            raise ValueError("default_top_k must not exceed max_top_k")
+        return self
+
+
+class ContextSettings(_Settings):
+    cache_ttl_seconds: NonNegative = 300.0
+
+
+class ModelSettings(_Settings):
+    """Model names per role; a provider adapter decides what they mean."""
+
+    fast: str = "gemini-3-flash-preview"
+    reflection_free: str = "gemini-3-flash-preview"
+    reflection_premium: str = "gemini-3-pro-preview"
+    premium_tier: Annotated[int, Field(ge=0)] = 1
+
+
+class MemorySettings(_Settings):
+    """All behaviour settings of the memory system, with the design's defaults."""
+
+    enabled: bool = True
+    facts: FactSettings = FactSettings()
+    dedup: DedupSettings = DedupSettings()
+    formation: FormationSettings = FormationSettings()
+    consolidation: ConsolidationSettings = ConsolidationSettings()
+    reflections: ReflectionSettings = ReflectionSettings()
+    search: SearchSettings = SearchSettings()
+    context: ContextSettings = ContextSettings()
+    models: ModelSettings = ModelSettings()

@@ -1,0 +1,40 @@
+"""What the application needs from the outside world, as ``typing.Protocol`` classes.
+
+One small protocol per concern; adapters implement them, contract suites in ``tests/contract``
+hold every adapter (fakes included) to the same behaviour.
+"""
+
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.embedder import Embedder, Embeddings
+from eden_memory.ports.llm import LLM, LLMRequest, LLMResult
+from eden_memory.ports.stores import (
+    ConsolidatedStore,
+    FactHit,
+    FactQuery,
+    FactStore,
+    MemoryStore,
+    PendingMessage,
+    ReflectionStore,
+    RevisionStore,
+    SessionProfile,
+    SessionStore,
+)
+
+__all__ = [
+    "LLM",
+    "Clock",
+    "ConsolidatedStore",
+    "Embedder",
+    "Embeddings",
+    "FactHit",
+    "FactQuery",
+    "FactStore",
+    "LLMRequest",
+    "LLMResult",
+    "MemoryStore",
+    "PendingMessage",
+    "ReflectionStore",
+    "RevisionStore",
+    "SessionProfile",
+    "SessionStore",
+]

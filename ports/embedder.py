@@ -1,0 +1,28 @@
+"""Text to vectors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from eden_memory.domain.embedding_space import EmbeddingSpace
+
+
+@dataclass(frozen=True)
+class Embeddings:
+    """Unit-length vectors, one per input text, in input order."""
+
+    vectors: list[list[float]]
+    input_tokens: int = 0
+
+
+class Embedder(Protocol):
+    @property
+    def space(self) -> EmbeddingSpace:
+        """The model and dimension every vector of this embedder belongs to."""
+        ...
+
+    async def embed(self, texts: Sequence[str]) -> Embeddings:
+        """Embed a batch in as few provider calls as its limits allow."""
+        ...

@@ -1,0 +1,40 @@
+"""Structured generation: a prompt in, a validated pydantic value out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class LLMRequest:
+    model: str
+    system: str
+    prompt: str
+    # What the call is for (fact_extraction, dedup, reflections, consolidation): for
+    # accounting, tracing and scripted fakes.
+    purpose: str
+    max_output_tokens: int | None = None
+    temperature: float | None = None
+
+
+@dataclass(frozen=True)
+class LLMResult(Generic[T]):
+    value: T
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class LLM(Protocol):
+    async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
+        """Answer ``request`` with a value of ``schema``.
+
+        Raises ``InvalidLLMOutputError`` when the answer is refused, truncated, malformed or
+        does not validate; provider failures become ``ProviderError`` subclasses.
+        """
+        ...

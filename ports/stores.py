@@ -1,0 +1,293 @@
+"""The store, cut into the concerns the use cases need.
+
+One adapter object usually implements all of them (``MemoryStore``); services ask only for
+the protocol they use. Every method is atomic on its own; the ones that must hold across
+workers (claims, compare-and-set, access counts) say so, and the contract suite checks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.ids import AgentId, FactId, ReflectionId, SessionId, UserId
+from eden_memory.domain.models import (
+    Claim,
+    ConsolidatedMemory,
+    Fact,
+    FactStatus,
+    Message,
+    Reflection,
+    SessionState,
+)
+from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
+
+Vector = Sequence[float]
+
+
+@dataclass(frozen=True)
+class FactHit:
+    """A fact found by a search, with its retriever's score (cosine, or keyword relevance)."""
+
+    fact: Fact
+    score: float
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    """A management listing: one agent's facts, optionally narrowed; newest ``formed_at`` first."""
+
+    agent_id: AgentId
+    scope: Scope | None = None
+    user_id: UserId | None = None
+    status: FactStatus | None = FactStatus.ACTIVE
+    limit: int = 100
+    offset: int = 0
+
+
+class FactStore(Protocol):
+    async def embedding_space(self) -> EmbeddingSpace | None:
+        """The space of the stored vectors, or None while the store holds none."""
+        ...
+
+    async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
+        """Store facts as given, each with its vector; return what is stored for each input.
+
+        An *active* fact whose scope key and content hash match an active stored fact is not
+        stored again: the stored one is returned in its place (exact duplicates never exist,
+        even under concurrent writers). Vectors of another space than the store's raise
+        ``EmbeddingSpaceError``; the first insert into an empty store sets its space.
+        """
+        ...
+
+    async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
+        """The facts with these ids, in the given order; unknown ids are left out."""
+        ...
+
+    async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]: ...
+
+    async def known_hashes(
+        self, agent_id: AgentId, user_id: UserId | None
+    ) -> set[tuple[Scope, str]]:
+        """(scope, content hash) of the active facts of this agent, and of this user if given."""
+        ...
+
+    async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
+        """Replace a fact (and its vector, if given) iff its stored version is ``expected_version``.
+
+        Raises ``NotFoundError`` for an unknown id, ``ConflictError`` when the version moved.
+        """
+        ...
+
+    async def list_facts(self, query: FactQuery) -> list[Fact]: ...
+
+    async def count_facts(self, key: ScopeKey) -> int:
+        """Active facts of one scope key."""
+        ...
+
+    async def recent_facts(
+        self, visibility: FactVisibility, since: datetime, limit: int
+    ) -> list[Fact]:
+        """Active visible facts formed at or after ``since``, newest first, at most ``limit``."""
+        ...
+
+    async def semantic_search(
+        self, vector: Vector, visibility: FactVisibility, limit: int
+    ) -> list[FactHit]:
+        """Active visible facts by cosine similarity to ``vector``, best first.
+
+        Visibility is applied *before* ranking: ``limit`` visible results come back whenever
+        that many exist. Only facts embedded in the store's current space take part.
+        """
+        ...
+
+    async def keyword_search(
+        self, text: str, visibility: FactVisibility, limit: int
+    ) -> list[FactHit]:
+        """Active visible facts ranked by keyword relevance (BM25 or the engine's own), best first.
+
+        Scores are positive and larger is better; ``text_score_threshold`` is this engine's
+        calibrated floor for a meaningful match.
+        """
+        ...
+
+    @property
+    def text_score_threshold(self) -> float: ...
+
+    async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:
+        """Add one to each fact's ``access_count`` (atomically) and set ``last_accessed_at``."""
+        ...
+
+    async def delete_facts(self, ids: Sequence[FactId]) -> int:
+        """Remove facts physically (management only); returns how many existed."""
+        ...
+
+    async def reembed_facts(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
+        """Give these facts vectors of ``space``, which becomes the store's space from now on.
+
+        Facts not yet moved leave semantic search until they are, so spaces never mix.
+        """
+        ...
+
+
+class ReflectionStore(Protocol):
+    async def add_reflections(self, reflections: Sequence[Reflection]) -> None:
+        """Store reflections as given; adding an id that exists already changes nothing."""
+        ...
+
+    async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None: ...
+
+    async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
+        """The buffers of these keys, oldest first."""
+        ...
+
+    async def list_reflections(
+        self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
+    ) -> list[Reflection]:
+        """One agent's reflections (of one key if given), oldest first."""
+        ...
+
+    async def update_reflection(self, reflection: Reflection) -> Reflection:
+        """Replace an unabsorbed reflection; ``ConflictError`` once it is absorbed."""
+        ...
+
+    async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
+        """Remove unabsorbed reflections; absorbed ones are part of a blob and stay."""
+        ...
+
+
+class ConsolidatedStore(Protocol):
+    async def get_consolidated(
+        self, keys: Sequence[ScopeKey]
+    ) -> dict[ScopeKey, ConsolidatedMemory]:
+        """The blobs that exist for these keys."""
+        ...
+
+    async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]: ...
+
+    async def commit_consolidation(
+        self,
+        memory: ConsolidatedMemory,
+        expected_version: int,
+        absorbed: Sequence[ReflectionId],
+        now: datetime,
+    ) -> bool:
+        """Compare-and-set: store ``memory`` iff the stored version is ``expected_version``
+        (0 when none exists), then mark exactly ``absorbed`` as absorbed into its version.
+
+        Returns False, changing nothing, when another worker consolidated first.
+        """
+        ...
+
+    async def replace_consolidated(
+        self, memory: ConsolidatedMemory, expected_version: int | None
+    ) -> bool:
+        """Store a blob as given; with ``expected_version``, only if the version still matches."""
+        ...
+
+
+@dataclass(frozen=True)
+class SessionProfile:
+    """How a session's memory must be formed; refreshed on every recorded turn."""
+
+    agent_id: AgentId
+    session_id: SessionId
+    user_ids: tuple[UserId, ...]
+    user_memory_enabled: bool
+    agent_memory_enabled: bool
+    memory_instructions: str
+    premium: bool
+
+
+@dataclass(frozen=True)
+class PendingMessage:
+    message: Message
+    weighted_tokens: float
+
+
+class SessionStore(Protocol):
+    async def record_messages(
+        self, profile: SessionProfile, messages: Sequence[PendingMessage], now: datetime
+    ) -> SessionState:
+        """Append messages to the session's pending work and refresh its profile.
+
+        A message id already recorded for the session is ignored (safe to retry a turn).
+        Creates the session on first use; sets ``last_activity_at`` to ``now``.
+        """
+        ...
+
+    async def get_session(
+        self, agent_id: AgentId, session_id: SessionId
+    ) -> SessionState | None: ...
+
+    async def claim_messages(
+        self,
+        agent_id: AgentId,
+        session_id: SessionId,
+        claim_id: str,
+        now: datetime,
+        ttl_seconds: float,
+        min_messages: int,
+        limit: int,
+    ) -> Claim | None:
+        """Atomically take up to ``limit`` oldest pending messages for one worker.
+
+        Succeeds only when no unexpired claim exists and at least ``min_messages`` are pending;
+        of any number of concurrent callers, at most one gets a claim.
+        """
+        ...
+
+    async def complete_claim(
+        self, claim: Claim, reflections: Sequence[Reflection], now: datetime
+    ) -> None:
+        """Finish a formation: buffer its reflections and mark its messages formed, together.
+
+        Raises ``ConflictError`` if the claim expired and another worker took the messages.
+        """
+        ...
+
+    async def release_claim(self, claim: Claim) -> None:
+        """Give the messages back after a failure, so a retry need not wait for expiry."""
+        ...
+
+    async def end_session(
+        self, agent_id: AgentId, session_id: SessionId, now: datetime
+    ) -> SessionState | None: ...
+
+    async def cold_sessions(
+        self, idle_before: datetime, min_messages: int, limit: int
+    ) -> list[SessionState]:
+        """Sessions quiet since ``idle_before`` with at least ``min_messages`` pending, unclaimed."""
+        ...
+
+    async def sessions_of_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionState]: ...
+
+    async def delete_session(self, agent_id: AgentId, session_id: SessionId) -> int:
+        """Remove a session's messages and state; returns messages removed."""
+        ...
+
+    async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int: ...
+
+
+class RevisionStore(Protocol):
+    async def revisions(self, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
+        """A counter per scope key that moves on every change to its facts, reflections or blob.
+
+        Context caches compare it to notice changes made by other sessions or processes.
+        """
+        ...
+
+    async def delete_scope(self, key: ScopeKey) -> int:
+        """Remove every fact, reflection and blob of one key; returns records removed."""
+        ...
+
+
+class MemoryStore(
+    FactStore, ReflectionStore, ConsolidatedStore, SessionStore, RevisionStore, Protocol
+):
+    """Everything the library keeps, as one adapter."""
+
+    async def close(self) -> None: ...
