@@ -120,7 +120,7 @@ class DedupPlan:
 def drop_exact_duplicates(
     facts: Sequence[NewFact], known: Collection[tuple[Scope, str]]
 ) -> tuple[tuple[NewFact, ...], tuple[NewFact, ...]]:
-    """Split into (kept, dropped): a fact whose (scope, hash) is known or seen earlier is dropped."""
+    """Split into (kept, dropped): a (scope, hash) already known or seen earlier is dropped."""
     seen = set(known)
     kept: list[NewFact] = []
     dropped: list[NewFact] = []

@@ -24,6 +24,7 @@ def check_id(value: object, what: str = "id") -> str:
         raise InvalidInputError(f"{what} must be a string, got {type(value).__name__}")
     if not value or len(value) > MAX_ID_LENGTH or _ID.match(value) is None:
         raise InvalidInputError(
-            f"{what} {value!r} is not valid: use 1-{MAX_ID_LENGTH} letters, digits or . _ : @ + - / ="
+            f"{what} {value!r} is not valid: use 1-{MAX_ID_LENGTH} letters, digits "
+            "or . _ : @ + - / ="
         )
     return value

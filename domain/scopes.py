@@ -153,7 +153,8 @@ def resolve_scopes(
     """Which scopes are active: session always (while memory is on), user only for a sole user."""
     if agent.agent_id != session.agent_id:
         raise InvalidInputError(
-            f"agent config is for {agent.agent_id!r} but the session belongs to {session.agent_id!r}"
+            f"agent config is for {agent.agent_id!r}, "
+            f"but the session belongs to {session.agent_id!r}"
         )
     scopes: set[Scope] = set()
     user_id: UserId | None = None

@@ -260,7 +260,10 @@ class SessionStore(Protocol):
     async def cold_sessions(
         self, idle_before: datetime, min_messages: int, limit: int
     ) -> list[SessionState]:
-        """Sessions quiet since ``idle_before`` with at least ``min_messages`` pending, unclaimed."""
+        """Sessions last active at or before ``idle_before`` with ``min_messages`` or more pending.
+
+        A listed session may be claimed by another worker meanwhile; claiming it then fails.
+        """
         ...
 
     async def sessions_of_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionState]: ...
