@@ -108,13 +108,18 @@ class DedupPlan:
     overrides: tuple[Override, ...]
 
     def count(self, action: DedupAction) -> int:
-        kinds = {
-            DedupAction.ADD: (AddFact,),
-            DedupAction.UPDATE: (UpdateFact,),
-            DedupAction.DELETE: (RetireFact,),
-            DedupAction.NONE: (KeepExisting,),
+        """How many new facts ended in ``action`` (a DELETE's replacement is not an ADD)."""
+        replaced = {op.fact_index for op in self.operations if isinstance(op, RetireFact)}
+        if action is DedupAction.ADD:
+            return sum(
+                isinstance(op, AddFact) and op.fact_index not in replaced for op in self.operations
+            )
+        kind = {
+            DedupAction.UPDATE: UpdateFact,
+            DedupAction.DELETE: RetireFact,
+            DedupAction.NONE: KeepExisting,
         }[action]
-        return sum(isinstance(op, kinds) for op in self.operations)
+        return sum(isinstance(op, kind) for op in self.operations)
 
 
 def drop_exact_duplicates(

@@ -1,0 +1,73 @@
+"""Calling the LLM and the embedder with accounting and one retry on unusable output."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from eden_memory.application.reports import Usage
+from eden_memory.domain.errors import InvalidLLMOutputError, ProviderError
+from eden_memory.domain.model_choice import ModelRole, model_for
+from eden_memory.domain.settings import ModelSettings
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.llm import LLM, LLMRequest, T
+
+
+@dataclass(frozen=True)
+class ModelRouter:
+    """Which LLM client and which model name serve each role."""
+
+    clients: Mapping[ModelRole, LLM]
+    settings: ModelSettings
+
+    @classmethod
+    def single(cls, llm: LLM, settings: ModelSettings) -> ModelRouter:
+        return cls({role: llm for role in ModelRole}, settings)
+
+    async def ask(
+        self,
+        role: ModelRole,
+        purpose: str,
+        system: str,
+        prompt: str,
+        schema: type[T],
+        usage: Usage,
+        retries_on_invalid: int = 1,
+    ) -> T:
+        """One structured call; an unusable answer is asked again, then raised."""
+        request = LLMRequest(model_for(role, self.settings), system, prompt, purpose)
+        for attempt in range(retries_on_invalid + 1):
+            try:
+                result = await self.clients[role].generate(request, schema)
+            except InvalidLLMOutputError:
+                usage.add_llm(purpose, 0, 0)
+                if attempt == retries_on_invalid:
+                    raise
+                continue
+            usage.add_llm(purpose, result.input_tokens, result.output_tokens)
+            return result.value
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def embed(embedder: Embedder, texts: Sequence[str], usage: Usage) -> list[list[float]]:
+    if not texts:
+        return []
+    result = await embedder.embed(list(texts))
+    usage.add_embedding(len(texts), result.input_tokens)
+    if len(result.vectors) != len(texts):
+        raise ProviderError(
+            f"the embedder returned {len(result.vectors)} vectors for {len(texts)} texts"
+        )
+    return result.vectors
+
+
+@asynccontextmanager
+async def timed(stages: dict[str, float], name: str) -> AsyncIterator[None]:
+    """Add the wall time of a block to ``stages[name]``."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        stages[name] = stages.get(name, 0.0) + time.perf_counter() - start

@@ -1,0 +1,84 @@
+"""Consolidation: merge a scope's buffer into its blob with one LLM call and a compare-and-set."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from eden_memory.application.calls import ModelRouter
+from eden_memory.application.prompts.consolidation import consolidation_prompt
+from eden_memory.application.reports import ConsolidationOutcome, Usage
+from eden_memory.application.schemas import ConsolidatedText
+from eden_memory.domain.consolidation import apply_consolidation, plan_consolidation
+from eden_memory.domain.errors import EdenMemoryError
+from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.settings import ConsolidationSettings
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.stores import ConsolidatedStore, ReflectionStore
+
+log = logging.getLogger(__name__)
+
+
+class ConsolidationStore(ConsolidatedStore, ReflectionStore, Protocol):
+    """What consolidation needs of the store."""
+
+
+@dataclass
+class Consolidator:
+    store: ConsolidationStore
+    models: ModelRouter
+    clock: Clock
+    settings: ConsolidationSettings
+
+    async def consolidate(
+        self, key: ScopeKey, role: ModelRole, usage: Usage, force: bool = False
+    ) -> ConsolidationOutcome | None:
+        """Consolidate one key if due. Returns None when there was nothing to do.
+
+        A failure or a lost race leaves the buffer exactly as it was; nothing is absorbed
+        unless the new blob was stored.
+        """
+        blobs = await self.store.get_consolidated([key])
+        buffer = await self.store.unabsorbed([key])
+        plan = plan_consolidation(key, blobs.get(key), buffer, self.settings, force)
+        if plan is None:
+            return None
+        system, prompt = consolidation_prompt(plan.current, plan.reflections)
+        answer = await self.models.ask(
+            role, "consolidation", system, prompt, ConsolidatedText, usage
+        )
+        result = apply_consolidation(plan, answer.content, self.clock.now())
+        won = await self.store.commit_consolidation(
+            result.memory, plan.expected_version, plan.absorbed_ids, self.clock.now()
+        )
+        return ConsolidationOutcome(
+            key.as_text(),
+            absorbed=len(plan.absorbed_ids) if won else 0,
+            version=result.memory.version if won else None,
+            status="consolidated" if won else "lost-race",
+            truncated=result.truncated,
+        )
+
+    async def consolidate_all(
+        self, keys: Sequence[ScopeKey], role: ModelRole, usage: Usage, force: bool = False
+    ) -> list[ConsolidationOutcome]:
+        """Every due key, concurrently; one key's failure does not stop the others."""
+        results = await asyncio.gather(
+            *(self.consolidate(key, role, usage, force) for key in keys), return_exceptions=True
+        )
+        outcomes: list[ConsolidationOutcome] = []
+        for key, result in zip(keys, results, strict=True):
+            if isinstance(result, EdenMemoryError):
+                log.warning("consolidation of %s failed: %s", key.as_text(), result)
+                outcomes.append(
+                    ConsolidationOutcome(key.as_text(), 0, None, "failed", False, str(result))
+                )
+            elif isinstance(result, BaseException):
+                raise result
+            elif result is not None:
+                outcomes.append(result)
+        return outcomes

@@ -1,0 +1,106 @@
+"""Context assembly, the hot path: the memory XML for a prompt, cached per session.
+
+A cached context is served for ``cache_ttl_seconds`` unless the memory it was built from
+changed. Changes made in this process invalidate at once; changes made by other sessions or
+processes are noticed through the store's revision counters (one small read per prompt).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from eden_memory.domain.fifo import fifo_since
+from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
+from eden_memory.domain.scopes import ActiveScopes, ScopeKey
+from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.xml_context import ScopeMemory, render_memory_context
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.stores import ConsolidatedStore, FactStore, ReflectionStore, RevisionStore
+
+
+class ContextStore(FactStore, ReflectionStore, ConsolidatedStore, RevisionStore, Protocol):
+    """What context assembly needs of the store."""
+
+
+@dataclass(frozen=True)
+class MemoryContext:
+    xml: str
+    built_at: datetime
+    from_cache: bool
+    facts: int
+    keys: tuple[ScopeKey, ...]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    context: MemoryContext
+    revisions: dict[ScopeKey, int]
+
+    @property
+    def cached(self) -> MemoryContext:
+        c = self.context
+        return MemoryContext(c.xml, c.built_at, True, c.facts, c.keys)
+
+
+class ContextAssembler:
+    def __init__(self, store: ContextStore, clock: Clock, settings: MemorySettings) -> None:
+        self._store = store
+        self._clock = clock
+        self._settings = settings
+        self._cache: dict[tuple[object, ...], _Entry] = {}
+
+    async def context(self, scopes: ActiveScopes, refresh: bool = False) -> MemoryContext:
+        """The memory context for these scopes, from cache when it is still true."""
+        cache_key = (scopes.agent_id, scopes.session_id, scopes.user_id, scopes.scopes)
+        now = self._clock.now()
+        entry = None if refresh else self._cache.get(cache_key)
+        keys = scopes.keys()
+        # Read before building, so a change that lands meanwhile is seen by the next call.
+        revisions = await self._store.revisions(keys)
+        fresh = entry is not None and now - entry.context.built_at < self._ttl
+        if entry is not None and fresh and revisions == entry.revisions:
+            return entry.cached
+        context = await self._build(scopes, now)
+        self._cache[cache_key] = _Entry(context, revisions)
+        return context
+
+    def invalidate(self, keys: Sequence[ScopeKey]) -> None:
+        """Drop cached contexts built from any of these keys (changes made in this process)."""
+        changed = set(keys)
+        stale = [k for k, e in self._cache.items() if changed & set(e.context.keys)]
+        for key in stale:
+            del self._cache[key]
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+    @property
+    def _ttl(self) -> timedelta:
+        return timedelta(seconds=self._settings.context.cache_ttl_seconds)
+
+    async def _build(self, scopes: ActiveScopes, now: datetime) -> MemoryContext:
+        keys = scopes.keys()
+        blobs, buffered, facts = await asyncio.gather(
+            self._store.get_consolidated(keys),
+            self._store.unabsorbed(keys),
+            self._fifo(scopes, now),
+        )
+        sections = [_section(key, blobs, buffered) for key in keys]
+        xml = render_memory_context(sections, facts, now)
+        return MemoryContext(xml, now, False, len(facts), keys)
+
+    async def _fifo(self, scopes: ActiveScopes, now: datetime) -> list[Fact]:
+        s = self._settings.facts
+        if not s.fifo_enabled or s.fifo_limit == 0 or scopes.visibility.is_empty:
+            return []
+        return await self._store.recent_facts(scopes.visibility, fifo_since(now, s), s.fifo_limit)
+
+
+def _section(
+    key: ScopeKey, blobs: dict[ScopeKey, ConsolidatedMemory], buffered: Sequence[Reflection]
+) -> ScopeMemory:
+    return ScopeMemory(key.scope, blobs.get(key), [r for r in buffered if r.key == key])

@@ -1,0 +1,1 @@
+"""Memory formation: claim → facts → dedup → reflections → buffer → consolidation → invalidation."""

@@ -1,0 +1,112 @@
+"""Steps 2 and 4: ask for facts and for reflections, and keep only what the rules allow."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from eden_memory.application.calls import ModelRouter
+from eden_memory.application.prompts.facts import fact_extraction_prompt
+from eden_memory.application.prompts.reflections import reflection_prompt
+from eden_memory.application.reports import Rejected, Usage
+from eden_memory.application.schemas import ExtractedFacts, ExtractedReflections
+from eden_memory.domain.dedup import NewFact
+from eden_memory.domain.errors import InvalidMemoryTextError
+from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection
+from eden_memory.domain.scopes import ActiveScopes, Scope
+from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.text import single_line
+
+
+@dataclass(frozen=True)
+class SourcedFact:
+    """A new fact with the messages it came from (for provenance and its conversation time)."""
+
+    fact: NewFact
+    messages: tuple[Message, ...]
+
+    @property
+    def said_at(self) -> datetime:
+        return max(m.sent_at for m in self.messages)
+
+
+@dataclass
+class Extracted:
+    facts: list[SourcedFact] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+
+
+async def extract_facts(
+    models: ModelRouter,
+    messages: Sequence[Message],
+    scopes: ActiveScopes,
+    settings: MemorySettings,
+    instructions: str,
+    usage: Usage,
+) -> Extracted:
+    """One fast call; facts of inactive scopes or over the word limit are rejected, with why."""
+    system, prompt = fact_extraction_prompt(
+        messages, scopes.fact_scopes, settings.facts.max_words, instructions
+    )
+    answer = await models.ask(
+        ModelRole.FAST, "fact_extraction", system, prompt, ExtractedFacts, usage
+    )
+    out = Extracted()
+    for item in answer.facts:
+        scope = Scope(item.scope)
+        if scope not in scopes.fact_scopes:
+            out.rejected.append(Rejected(item.content, f"scope {scope} is not active"))
+            continue
+        try:
+            content = single_line(item.content, max_words=settings.facts.max_words, what="fact")
+        except InvalidMemoryTextError as error:
+            out.rejected.append(Rejected(item.content, str(error)))
+            continue
+        sources = tuple(messages[i - 1] for i in item.source_messages if 1 <= i <= len(messages))
+        out.facts.append(SourcedFact(NewFact(content, scope), sources or tuple(messages)))
+    return out
+
+
+@dataclass
+class ExtractedNotes:
+    by_scope: dict[Scope, list[str]] = field(default_factory=dict)
+    rejected: list[Rejected] = field(default_factory=list)
+
+
+async def extract_reflections(
+    models: ModelRouter,
+    role: ModelRole,
+    messages: Sequence[Message],
+    scopes: ActiveScopes,
+    blobs: Mapping[Scope, ConsolidatedMemory],
+    recent: Mapping[Scope, Sequence[Reflection]],
+    new_facts: Sequence[Fact],
+    settings: MemorySettings,
+    instructions: str,
+    usage: Usage,
+) -> ExtractedNotes:
+    """One call over the current memory, the new facts and the conversation."""
+    active = [s for s in (Scope.AGENT, Scope.USER, Scope.SESSION) if s in scopes.scopes]
+    system, prompt = reflection_prompt(
+        messages, active, blobs, recent, new_facts, settings.reflections.max_words, instructions
+    )
+    answer = await models.ask(
+        role, "reflection_extraction", system, prompt, ExtractedReflections, usage
+    )
+    out = ExtractedNotes()
+    for scope in (Scope.AGENT, Scope.USER, Scope.SESSION):
+        for text in getattr(answer, scope.value):
+            if scope not in scopes.scopes:
+                out.rejected.append(Rejected(text, f"scope {scope} is not active"))
+                continue
+            try:
+                note = single_line(
+                    text, max_words=settings.reflections.max_words, what="reflection"
+                )
+            except InvalidMemoryTextError as error:
+                out.rejected.append(Rejected(text, str(error)))
+                continue
+            out.by_scope.setdefault(scope, []).append(note)
+    return out

@@ -1,0 +1,168 @@
+"""The formation of one session's messages, in the design's seven steps.
+
+1 claim → 2 fact extraction → 3 dedup → 4 reflection extraction → 5 buffer
+→ 6 consolidation (scopes in parallel) → 7 cache invalidation.
+
+Steps 1–5 are one unit: if any fails, the claim is released and the same messages are
+formed again later (exact duplicates of facts already written are dropped by hash). Step 6
+failing leaves the buffer as it was, to be consolidated by a later formation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from eden_memory.application.calls import ModelRouter, timed
+from eden_memory.application.consolidation import Consolidator
+from eden_memory.application.formation.dedup import FactWriter
+from eden_memory.application.formation.extraction import extract_facts, extract_reflections
+from eden_memory.application.reports import FormationReport
+from eden_memory.domain.ids import ReflectionId
+from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.models import Claim, Fact, Reflection
+from eden_memory.domain.scopes import ActiveScopes, ScopeKey, resolve_scopes
+from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.triggers import formation_due
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.stores import MemoryStore
+
+
+class Trigger(StrEnum):
+    DUE = "due"  # the message or token interval was reached
+    COLD = "cold"  # quiet for a while with enough unformed messages
+    END = "end"  # the session ended: form whatever is left, consolidate every buffer
+
+
+@dataclass
+class Formation:
+    store: MemoryStore
+    embedder: Embedder
+    models: ModelRouter
+    clock: Clock
+    settings: MemorySettings
+    on_change: Callable[[Sequence[ScopeKey]], None] = lambda keys: None
+
+    async def run(self, agent_id: str, session_id: str, trigger: Trigger) -> FormationReport | None:
+        """Form the session's pending messages if the trigger allows; None when nothing ran."""
+        claim = await self._claim(agent_id, session_id, trigger)
+        if claim is None:
+            return None
+        try:
+            return await self._form(claim, trigger)
+        except BaseException:
+            await self._release(claim)
+            raise
+
+    async def _claim(self, agent_id: str, session_id: str, trigger: Trigger) -> Claim | None:
+        s = self.settings.formation
+        state = await self.store.get_session(agent_id, session_id)  # type: ignore[arg-type]
+        if state is None:
+            return None
+        if trigger is Trigger.DUE and not formation_due(
+            state.pending_messages, state.pending_tokens, s
+        ):
+            return None
+        return await self.store.claim_messages(
+            state.agent_id,
+            state.session_id,
+            claim_id=uuid.uuid4().hex,
+            now=self.clock.now(),
+            ttl_seconds=s.claim_ttl_seconds,
+            min_messages=1 if trigger is Trigger.END else s.min_messages,
+            limit=s.max_messages_per_formation,
+        )
+
+    async def _release(self, claim: Claim) -> None:
+        # The claim expires on its own if this fails; never hide the first error.
+        with contextlib.suppress(Exception):
+            await self.store.release_claim(claim)
+
+    async def _form(self, claim: Claim, trigger: Trigger) -> FormationReport:
+        started = time.perf_counter()
+        state = claim.session
+        report = FormationReport(state.agent_id, state.session_id, trigger.value)
+        report.messages = len(claim.messages)
+        scopes = resolve_scopes(self.settings.enabled, state.agent_config, state.identity)
+        role = ModelRole.REFLECTION_PREMIUM if state.premium else ModelRole.REFLECTION_FREE
+        formed = await self._facts(claim, scopes, report) if scopes.fact_scopes else []
+        reflections = await self._reflections(claim, scopes, role, formed, report)
+        async with timed(report.stage_seconds, "buffer"):
+            await self.store.complete_claim(claim, reflections, self.clock.now())
+        async with timed(report.stage_seconds, "consolidation"):
+            report.consolidations = await Consolidator(
+                self.store, self.models, self.clock, self.settings.consolidation
+            ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
+        self.on_change(scopes.keys())
+        report.stage_seconds["total"] = time.perf_counter() - started
+        return report
+
+    async def _facts(
+        self, claim: Claim, scopes: ActiveScopes, report: FormationReport
+    ) -> list[Fact]:
+        async with timed(report.stage_seconds, "fact_extraction"):
+            extracted = await extract_facts(
+                self.models,
+                claim.messages,
+                scopes,
+                self.settings,
+                claim.session.memory_instructions,
+                report.usage,
+            )
+        report.facts_extracted = len(extracted.facts)
+        report.facts_rejected.extend(extracted.rejected)
+        async with timed(report.stage_seconds, "dedup"):
+            writer = FactWriter(self.store, self.embedder, self.models, self.clock, self.settings)
+            return await writer.write(extracted.facts, scopes, report)
+
+    async def _reflections(
+        self,
+        claim: Claim,
+        scopes: ActiveScopes,
+        role: ModelRole,
+        formed: list[Fact],
+        report: FormationReport,
+    ) -> list[Reflection]:
+        if not scopes.scopes:
+            return []
+        keys = scopes.keys()
+        async with timed(report.stage_seconds, "reflection_extraction"):
+            blobs = await self.store.get_consolidated(keys)
+            buffered = await self.store.unabsorbed(keys)
+            notes = await extract_reflections(
+                self.models,
+                role,
+                claim.messages,
+                scopes,
+                {k.scope: b for k, b in blobs.items()},
+                {k.scope: [r for r in buffered if r.key == k] for k in keys},
+                formed,
+                self.settings,
+                claim.session.memory_instructions,
+                report.usage,
+            )
+        report.reflections_rejected.extend(notes.rejected)
+        now = self.clock.now()
+        said_at = max(m.sent_at for m in claim.messages)
+        out: list[Reflection] = []
+        for scope, texts in notes.by_scope.items():
+            report.reflections[scope.value] = len(texts)
+            for number, text in enumerate(texts):
+                out.append(
+                    Reflection.in_scope(
+                        scopes.key(scope),
+                        # Derived from the claim, so re-buffering the same claim is a no-op.
+                        id=ReflectionId(f"{claim.claim_id}-{scope.value}-{number}"),
+                        content=text,
+                        source_session_id=claim.session.session_id,
+                        source_message_ids=tuple(m.id for m in claim.messages),
+                        formed_at=said_at,
+                        created_at=now,
+                    )
+                )
+        return out

@@ -1,0 +1,75 @@
+"""Stats and consolidation status per scope: what a memory dashboard shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from eden_memory.domain.consolidation import consolidation_due
+from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.text import word_count
+from eden_memory.ports.stores import MemoryStore
+
+
+@dataclass(frozen=True)
+class ScopeStats:
+    key: ScopeKey
+    consolidated_words: int
+    word_limit: int
+    consolidated_version: int
+    last_consolidated_at: datetime | None
+    buffered_reflections: int
+    buffered_words: int
+    latest_reflection_at: datetime | None
+    active_facts: int | None  # None for session scope: facts are never session-scoped
+
+
+@dataclass(frozen=True)
+class ConsolidationStatus:
+    key: ScopeKey
+    buffered: int
+    threshold: int
+    due: bool
+
+
+async def scope_stats(
+    store: MemoryStore, settings: MemorySettings, keys: list[ScopeKey]
+) -> list[ScopeStats]:
+    blobs = await store.get_consolidated(keys)
+    buffered = await store.unabsorbed(keys)
+    out = []
+    for key in keys:
+        mine = [r for r in buffered if r.key == key]
+        blob = blobs.get(key)
+        facts = None if key.scope is Scope.SESSION else await store.count_facts(key)
+        out.append(
+            ScopeStats(
+                key=key,
+                consolidated_words=word_count(blob.content) if blob else 0,
+                word_limit=settings.consolidation.word_limits.of(key.scope),
+                consolidated_version=blob.version if blob else 0,
+                last_consolidated_at=blob.last_consolidated_at if blob else None,
+                buffered_reflections=len(mine),
+                buffered_words=sum(word_count(r.content) for r in mine),
+                latest_reflection_at=max((r.formed_at for r in mine), default=None),
+                active_facts=facts,
+            )
+        )
+    return out
+
+
+async def consolidation_status(
+    store: MemoryStore, settings: MemorySettings, keys: list[ScopeKey]
+) -> list[ConsolidationStatus]:
+    buffered = await store.unabsorbed(keys)
+    out = []
+    for key in keys:
+        count = sum(1 for r in buffered if r.key == key)
+        threshold = settings.consolidation.thresholds.of(key.scope)
+        out.append(
+            ConsolidationStatus(
+                key, count, threshold, consolidation_due(count, key, settings.consolidation)
+            )
+        )
+    return out

@@ -1,0 +1,109 @@
+"""A session's life: start, turns recorded, formation when due, end, and cold sessions."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from eden_memory.application.background import BackgroundTasks
+from eden_memory.application.consolidation import Consolidator
+from eden_memory.application.conversation import Conversation
+from eden_memory.application.formation.pipeline import Formation, Trigger
+from eden_memory.application.reports import ConsolidationOutcome, FormationReport, Usage
+from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.models import Message, SessionState
+from eden_memory.domain.triggers import cold_cutoff, formation_due, weighted_tokens
+from eden_memory.ports.stores import PendingMessage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What recording a turn did: the session's state, and whether a formation was started."""
+
+    state: SessionState | None
+    formation_started: bool
+
+
+@dataclass
+class Lifecycle:
+    formation: Formation
+    tasks: BackgroundTasks
+    on_report: Callable[[FormationReport], None] = lambda report: None
+
+    async def start(self, conversation: Conversation) -> SessionState | None:
+        """Register the session (and its memory settings) before its first turn."""
+        return (await self.record(conversation, [], background=False)).state
+
+    async def record(
+        self, conversation: Conversation, messages: Sequence[Message], background: bool = True
+    ) -> Recorded:
+        """Store a turn's messages; start a formation off the caller's path when one is due."""
+        s = self.formation.settings
+        if not s.enabled:
+            return Recorded(None, False)
+        pending = [PendingMessage(m, weighted_tokens([m], s.formation)) for m in messages]
+        store = self.formation.store
+        now = self.formation.clock.now()
+        state = await store.record_messages(conversation.profile(s), pending, now)
+        if not formation_due(state.pending_messages, state.pending_tokens, s.formation):
+            return Recorded(state, False)
+        work = self.form(state.agent_id, state.session_id, Trigger.DUE)
+        if background:
+            self.tasks.spawn(work, name=f"form:{state.agent_id}:{state.session_id}")
+        else:
+            await work
+        return Recorded(state, True)
+
+    async def form(
+        self, agent_id: str, session_id: str, trigger: Trigger
+    ) -> FormationReport | None:
+        report = await self.formation.run(agent_id, session_id, trigger)
+        if report is not None:
+            self.on_report(report)
+        return report
+
+    async def end(self, conversation: Conversation) -> FormationReport | None:
+        """Form what is left and consolidate every non-empty buffer of the session's scopes."""
+        ids = conversation.session
+        f = self.formation
+        await f.store.end_session(ids.agent_id, ids.session_id, f.clock.now())
+        report = await self.form(ids.agent_id, ids.session_id, Trigger.END)
+        if report is None:
+            await self.consolidate(conversation, force=True)
+        return report
+
+    async def consolidate(
+        self, conversation: Conversation, force: bool = False
+    ) -> list[ConsolidationOutcome]:
+        """Consolidate the conversation's due buffers (every non-empty one with ``force``)."""
+        f = self.formation
+        scopes = conversation.scopes(f.settings)
+        premium = conversation.profile(f.settings).premium
+        role = ModelRole.REFLECTION_PREMIUM if premium else ModelRole.REFLECTION_FREE
+        consolidator = Consolidator(f.store, f.models, f.clock, f.settings.consolidation)
+        outcomes = await consolidator.consolidate_all(scopes.keys(), role, Usage(), force=force)
+        f.on_change(scopes.keys())
+        return outcomes
+
+    async def process_cold(
+        self, now: datetime | None = None, limit: int = 100
+    ) -> list[FormationReport]:
+        """Form every cold session once; safe to run from several schedulers at the same time."""
+        f = self.formation
+        at = now or f.clock.now()
+        s = f.settings.formation
+        cold = await f.store.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
+        reports: list[FormationReport] = []
+        for state in cold:
+            try:
+                report = await self.form(state.agent_id, state.session_id, Trigger.COLD)
+            except Exception as error:  # one bad session must not stop the sweep
+                log.warning("cold formation of %s failed: %r", state.session_id, error)
+                continue
+            if report is not None:
+                reports.append(report)
+        return reports

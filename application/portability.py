@@ -1,0 +1,148 @@
+"""Export and import of one agent's memory as JSON Lines, with nothing lost on a round trip.
+
+Line 1 is a header; then one record per line: ``fact`` (with its vector), ``reflection``,
+``consolidated``. Import checks every line before it writes anything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from eden_memory.application.calls import embed
+from eden_memory.application.reports import Usage
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.ids import AgentId
+from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.stores import FactQuery, MemoryStore
+
+FORMAT = "eden-memory-export"
+VERSION = 1
+PAGE = 500
+
+
+async def export_agent(store: MemoryStore, agent_id: str, now: datetime) -> AsyncIterator[str]:
+    """Every fact (any status, with vector), reflection and blob of one agent, one per line."""
+    space = await store.embedding_space()
+    header: dict[str, Any] = {"kind": "header", "format": FORMAT, "version": VERSION}
+    header |= {"agent_id": agent_id, "exported_at": now.isoformat()}
+    header["embedding"] = {"model": space.model, "dimension": space.dimension} if space else None
+    yield json.dumps(header)
+    offset = 0
+    while True:
+        page = await store.list_facts(
+            FactQuery(AgentId(agent_id), status=None, limit=PAGE, offset=offset)
+        )
+        vectors = await store.get_vectors([f.id for f in page])
+        for fact in page:
+            yield _line("fact", fact.model_dump(mode="json"), vector=vectors.get(fact.id))
+        if len(page) < PAGE:
+            break
+        offset += PAGE
+    for reflection in await store.list_reflections(AgentId(agent_id), None, include_absorbed=True):
+        yield _line("reflection", reflection.model_dump(mode="json"))
+    for blob in await store.list_consolidated(AgentId(agent_id)):
+        yield _line("consolidated", blob.model_dump(mode="json"))
+
+
+def _line(kind: str, record: dict[str, Any], **extra: Any) -> str:
+    return json.dumps({"kind": kind, kind: record, **extra}, ensure_ascii=False)
+
+
+@dataclass
+class ImportReport:
+    facts: int = 0
+    facts_already_present: int = 0
+    facts_reembedded: int = 0
+    reflections: int = 0
+    consolidated: int = 0
+    consolidated_kept_newer: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Parsed:
+    space: EmbeddingSpace | None = None
+    facts: list[tuple[Fact, list[float] | None]] = field(default_factory=list)
+    reflections: list[Reflection] = field(default_factory=list)
+    blobs: list[ConsolidatedMemory] = field(default_factory=list)
+
+
+def parse_export(lines: Iterable[str]) -> _Parsed:
+    """Validate a whole export; the first bad line raises ``InvalidInputError`` with its number."""
+    parsed = _Parsed()
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+            _take(parsed, record, first=number == 1)
+        except (ValueError, KeyError, TypeError, ValidationError) as error:
+            raise InvalidInputError(f"line {number} of the import is not valid: {error}") from error
+    return parsed
+
+
+def _take(parsed: _Parsed, record: dict[str, Any], first: bool) -> None:
+    kind = record["kind"]
+    if first != (kind == "header"):
+        raise ValueError("an export starts with exactly one header line")
+    if kind == "header":
+        if record.get("format") != FORMAT or record.get("version") != VERSION:
+            raise ValueError(f"not an {FORMAT} version {VERSION} file")
+        if record.get("embedding"):
+            parsed.space = EmbeddingSpace(**record["embedding"])
+    elif kind == "fact":
+        vector = record.get("vector")
+        parsed.facts.append((Fact.model_validate(record["fact"]), vector))
+    elif kind == "reflection":
+        parsed.reflections.append(Reflection.model_validate(record["reflection"]))
+    elif kind == "consolidated":
+        parsed.blobs.append(ConsolidatedMemory.model_validate(record["consolidated"]))
+    else:
+        raise ValueError(f"unknown record kind {kind!r}")
+
+
+async def import_records(
+    store: MemoryStore, embedder: Embedder, lines: Iterable[str]
+) -> ImportReport:
+    """Write a validated export; vectors of another embedding space are made again."""
+    parsed = parse_export(lines)
+    report = ImportReport()
+    space = embedder.space
+    reuse = parsed.space == space
+    for start in range(0, len(parsed.facts), PAGE):
+        batch = parsed.facts[start : start + PAGE]
+        redo = [
+            i
+            for i, (_, v) in enumerate(batch)
+            if not reuse or v is None or len(v) != space.dimension
+        ]
+        fresh = await embed(embedder, [batch[i][0].content for i in redo], Usage())
+        vectors = [v or [] for _, v in batch]
+        facts = [f for f, _ in batch]
+        for i, vector in zip(redo, fresh, strict=True):
+            vectors[i] = vector
+            facts[i] = facts[i].evolve(embedding_model=space.model, embedding_dim=space.dimension)
+        stored = await store.add_facts(facts, vectors)
+        report.facts_reembedded += len(redo)
+        report.facts += sum(1 for f, s in zip(facts, stored, strict=True) if f.id == s.id)
+        report.facts_already_present += sum(
+            1 for f, s in zip(facts, stored, strict=True) if f.id != s.id
+        )
+    await store.add_reflections(parsed.reflections)
+    report.reflections = len(parsed.reflections)
+    current = await store.get_consolidated([b.key for b in parsed.blobs])
+    for blob in parsed.blobs:
+        existing = current.get(blob.key)
+        if existing is not None and existing.version >= blob.version:
+            report.consolidated_kept_newer.append(blob.key.as_text())
+            continue
+        await store.replace_consolidated(blob, None)
+        report.consolidated += 1
+    return report

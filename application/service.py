@@ -1,0 +1,206 @@
+"""``MemoryService``: the one object a host talks to.
+
+A host needs only this: the memory context for a prompt, recording messages after a turn
+(formation runs in the background when due), ``search_facts`` for the tool call, session
+end, cold-session processing for a scheduler, and the management calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+
+from eden_memory.application.background import BackgroundTasks
+from eden_memory.application.calls import ModelRouter
+from eden_memory.application.context import ContextAssembler, MemoryContext
+from eden_memory.application.conversation import Conversation
+from eden_memory.application.erasure import Erasure, erase_user
+from eden_memory.application.formation.pipeline import Formation, Trigger
+from eden_memory.application.inspection import (
+    ConsolidationStatus,
+    ScopeStats,
+    consolidation_status,
+    scope_stats,
+)
+from eden_memory.application.lifecycle import Lifecycle, Recorded
+from eden_memory.application.management import Management
+from eden_memory.application.portability import ImportReport, export_agent, import_records
+from eden_memory.application.reports import ConsolidationOutcome, FormationReport
+from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
+from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.models import Message
+from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey, SessionIdentity
+from eden_memory.domain.settings import MemorySettings
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.llm import LLM
+from eden_memory.ports.stores import MemoryStore
+
+
+class MemoryService:
+    """Long-term memory for one or many agents, over any store, embedder and LLM."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        llm: LLM | Mapping[ModelRole, LLM],
+        clock: Clock,
+        settings: MemorySettings | None = None,
+        on_report: Callable[[FormationReport], None] | None = None,
+    ) -> None:
+        self.settings = settings or MemorySettings()
+        self.store = store
+        self.clock = clock
+        models = (
+            ModelRouter(dict(llm), self.settings.models)
+            if isinstance(llm, Mapping)
+            else ModelRouter.single(llm, self.settings.models)
+        )
+        self._context = ContextAssembler(store, clock, self.settings)
+        self._search = FactSearch(store, embedder, clock, self.settings.search)
+        formation = Formation(
+            store, embedder, models, clock, self.settings, self._context.invalidate
+        )
+        self.background = BackgroundTasks()
+        self.reports: list[FormationReport] = []
+        self._lifecycle = Lifecycle(formation, self.background, self._keep(on_report))
+        self.management = Management(store, embedder, clock, self.settings)
+        self.embedder = embedder
+
+    def _keep(
+        self, hook: Callable[[FormationReport], None] | None
+    ) -> Callable[[FormationReport], None]:
+        def keep(report: FormationReport) -> None:
+            self.reports.append(report)
+            del self.reports[:-100]  # the last hundred, for inspection
+            if hook is not None:
+                hook(report)
+
+        return keep
+
+    @staticmethod
+    def conversation(
+        agent: AgentMemoryConfig | str,
+        session_id: str,
+        user_ids: Sequence[str] = (),
+        *,
+        tier: int = 0,
+        preview: bool = False,
+    ) -> Conversation:
+        """Describe a conversation: ``agent`` is a config or an id (both memories enabled)."""
+        config = (
+            agent if isinstance(agent, AgentMemoryConfig) else AgentMemoryConfig(AgentId(agent))
+        )
+        identity = SessionIdentity(
+            config.agent_id, SessionId(session_id), tuple(UserId(u) for u in user_ids)
+        )
+        return Conversation(config, identity, tier, preview)
+
+    # The hot path ------------------------------------------------------------------
+
+    async def get_context(self, conversation: Conversation, refresh: bool = False) -> MemoryContext:
+        """The ``<MemoryContext>`` XML to put in the prompt (empty when there is nothing)."""
+        return await self._context.context(conversation.scopes(self.settings), refresh)
+
+    async def search_facts(
+        self,
+        conversation: Conversation,
+        queries: Sequence[str],
+        top_k: int | None = None,
+        *,
+        debug: bool = False,
+        mode: SearchMode = SearchMode.HYBRID,
+        thresholds: bool = True,
+    ) -> SearchResponse:
+        """Hybrid search over the facts this conversation may see."""
+        scopes = conversation.scopes(self.settings)
+        return await self._search.search(
+            scopes, queries, top_k, debug=debug, mode=mode, thresholds=thresholds
+        )
+
+    def search_offered(self, conversation: Conversation) -> bool:
+        """Whether to give the agent the ``search_facts`` tool in this conversation."""
+        return conversation.scopes(self.settings).search_offered
+
+    # Lifecycle ---------------------------------------------------------------------
+
+    async def start_session(self, conversation: Conversation) -> None:
+        await self._lifecycle.start(conversation)
+
+    async def record_messages(
+        self, conversation: Conversation, messages: Sequence[Message], *, background: bool = True
+    ) -> Recorded:
+        """Record a turn; when formation is due it starts without delaying the caller."""
+        return await self._lifecycle.record(conversation, messages, background)
+
+    async def form_memories(self, conversation: Conversation) -> FormationReport | None:
+        """Form pending messages now, if they are due (or at least ``min_messages`` when cold)."""
+        ids = conversation.session
+        return await self._lifecycle.form(ids.agent_id, ids.session_id, Trigger.COLD)
+
+    async def end_session(self, conversation: Conversation) -> FormationReport | None:
+        """Form what is left and consolidate the session's buffers, whatever their size."""
+        return await self._lifecycle.end(conversation)
+
+    async def consolidate(
+        self, conversation: Conversation, *, force: bool = False
+    ) -> list[ConsolidationOutcome]:
+        """Consolidate the conversation's scopes whose buffers are due (any, with ``force``)."""
+        return await self._lifecycle.consolidate(conversation, force)
+
+    async def process_cold_sessions(
+        self, now: datetime | None = None, limit: int = 100
+    ) -> list[FormationReport]:
+        """For a scheduler: form every session quiet for ``cold_after_minutes``."""
+        return await self._lifecycle.process_cold(now, limit)
+
+    async def wait_for_background(self) -> None:
+        """Wait for formations started in the background (tests, shutdown)."""
+        await self.background.drain()
+
+    async def aclose(self) -> None:
+        await self.background.drain()
+
+    # Inspection and portability -------------------------------------------------------
+
+    def keys_for(
+        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
+    ) -> list[ScopeKey]:
+        keys = [ScopeKey.agent(agent_id)]
+        if user_id is not None:
+            keys.append(ScopeKey.user(agent_id, user_id))
+        if session_id is not None:
+            keys.append(ScopeKey.session(agent_id, session_id))
+        return keys
+
+    async def stats(
+        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
+    ) -> list[ScopeStats]:
+        return await scope_stats(
+            self.store, self.settings, self.keys_for(agent_id, user_id, session_id)
+        )
+
+    async def consolidation_status(
+        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
+    ) -> list[ConsolidationStatus]:
+        keys = self.keys_for(agent_id, user_id, session_id)
+        return await consolidation_status(self.store, self.settings, keys)
+
+    async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
+        """Remove all memory of one user with one agent (GDPR-style erasure)."""
+        report = await erase_user(self.store, agent_id, user_id)
+        self._context.clear()
+        return report
+
+    def export(self, agent_id: str) -> AsyncIterator[str]:
+        return export_agent(self.store, agent_id, self.clock.now())
+
+    async def import_lines(self, lines: Iterable[str]) -> ImportReport:
+        report = await import_records(self.store, self.embedder, lines)
+        self._context.clear()
+        return report
+
+
+__all__ = ["MemoryService"]
