@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from eden_memory.domain.ids import MessageId
+from eden_memory.domain.ids import AgentId, MessageId, SessionId, UserId
 from eden_memory.domain.model_choice import ModelRole, reflection_role
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import (
@@ -34,9 +34,9 @@ class Conversation:
     def profile(self, settings: MemorySettings) -> SessionProfile:
         role = reflection_role(self.tier, self.preview, settings.models)
         return SessionProfile(
-            agent_id=self.session.agent_id,
-            session_id=self.session.session_id,
-            user_ids=self.session.user_ids,
+            agent_id=AgentId(self.session.agent_id),
+            session_id=SessionId(self.session.session_id),
+            user_ids=tuple(UserId(u) for u in self.session.user_ids),
             user_memory_enabled=self.agent.user_memory_enabled,
             agent_memory_enabled=self.agent.agent_memory_enabled,
             memory_instructions=self.agent.memory_instructions,

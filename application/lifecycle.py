@@ -12,6 +12,7 @@ from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.formation.pipeline import Formation, Trigger
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport, Usage
+from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Message, SessionState
 from eden_memory.domain.triggers import cold_cutoff, formation_due, weighted_tokens
@@ -70,7 +71,7 @@ class Lifecycle:
         """Form what is left and consolidate every non-empty buffer of the session's scopes."""
         ids = conversation.session
         f = self.formation
-        await f.store.end_session(ids.agent_id, ids.session_id, f.clock.now())
+        await f.store.end_session(AgentId(ids.agent_id), SessionId(ids.session_id), f.clock.now())
         report = await self.form(ids.agent_id, ids.session_id, Trigger.END)
         if report is None:
             await self.consolidate(conversation, force=True)

@@ -129,12 +129,12 @@ async def import_records(
         for i, vector in zip(redo, fresh, strict=True):
             vectors[i] = vector
             facts[i] = facts[i].evolve(embedding_model=space.model, embedding_dim=space.dimension)
+        present = {f.id for f in await store.get_facts([f.id for f in facts])}
         stored = await store.add_facts(facts, vectors)
         report.facts_reembedded += len(redo)
-        report.facts += sum(1 for f, s in zip(facts, stored, strict=True) if f.id == s.id)
-        report.facts_already_present += sum(
-            1 for f, s in zip(facts, stored, strict=True) if f.id != s.id
-        )
+        new = [f.id == s.id and f.id not in present for f, s in zip(facts, stored, strict=True)]
+        report.facts += sum(new)
+        report.facts_already_present += len(new) - sum(new)
     await store.add_reflections(parsed.reflections)
     report.reflections = len(parsed.reflections)
     current = await store.get_consolidated([b.key for b in parsed.blobs])

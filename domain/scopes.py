@@ -65,7 +65,12 @@ class ScopeKey:
     def as_text(self) -> str:
         """A stable string form, for cache keys and store keys."""
         owner = self.user_id or self.session_id or ""
-        return f"{self.scope.value}:{self.agent_id}:{owner}"
+        return f"{self.scope.value}:{_key_part(self.agent_id)}:{_key_part(owner)}"
+
+
+def _key_part(value: str) -> str:
+    # Ids may contain ":" but never "%": escaping keeps ("a:b", "c") and ("a", "b:c") apart.
+    return value.replace(":", "%3A")
 
 
 def _needs(name: str, expected: bool) -> str:
@@ -76,7 +81,7 @@ def _needs(name: str, expected: bool) -> str:
 class AgentMemoryConfig:
     """What an agent has switched on, and what it should pay attention to."""
 
-    agent_id: AgentId
+    agent_id: str
     user_memory_enabled: bool = True
     agent_memory_enabled: bool = True
     memory_instructions: str = ""
@@ -89,9 +94,9 @@ class AgentMemoryConfig:
 class SessionIdentity:
     """Who is in a conversation: the agent, the session, and its distinct human users."""
 
-    agent_id: AgentId
-    session_id: SessionId
-    user_ids: tuple[UserId, ...] = field(default=())
+    agent_id: str
+    session_id: str
+    user_ids: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
@@ -107,7 +112,7 @@ class SessionIdentity:
 
     @property
     def sole_user(self) -> UserId | None:
-        return self.user_ids[0] if len(self.user_ids) == 1 else None
+        return UserId(self.user_ids[0]) if len(self.user_ids) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,9 @@ def resolve_scopes(
         if agent.user_memory_enabled and session.sole_user is not None:
             scopes.add(Scope.USER)
             user_id = session.sole_user
-    return ActiveScopes(session.agent_id, session.session_id, user_id, frozenset(scopes))
+    return ActiveScopes(
+        AgentId(session.agent_id), SessionId(session.session_id), user_id, frozenset(scopes)
+    )
 
 
 @dataclass(frozen=True)

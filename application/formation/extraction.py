@@ -14,7 +14,7 @@ from eden_memory.application.schemas import ExtractedFacts, ExtractedReflections
 from eden_memory.domain.dedup import NewFact
 from eden_memory.domain.errors import InvalidMemoryTextError
 from eden_memory.domain.model_choice import ModelRole
-from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection
+from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import single_line
@@ -82,7 +82,7 @@ async def extract_reflections(
     scopes: ActiveScopes,
     blobs: Mapping[Scope, ConsolidatedMemory],
     recent: Mapping[Scope, Sequence[Reflection]],
-    new_facts: Sequence[Fact],
+    new_facts: Sequence[str],
     settings: MemorySettings,
     instructions: str,
     usage: Usage,

@@ -19,12 +19,13 @@ from enum import StrEnum
 
 from eden_memory.application.calls import ModelRouter, timed
 from eden_memory.application.consolidation import Consolidator
-from eden_memory.application.formation.dedup import FactWriter
+from eden_memory.application.formation.dedup import FactWriter, PlannedFacts
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
 from eden_memory.application.reports import FormationReport
+from eden_memory.domain.dedup import DedupPlan
 from eden_memory.domain.ids import ReflectionId
 from eden_memory.domain.model_choice import ModelRole
-from eden_memory.domain.models import Claim, Fact, Reflection
+from eden_memory.domain.models import Claim, Reflection
 from eden_memory.domain.scopes import ActiveScopes, ScopeKey, resolve_scopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
@@ -90,8 +91,13 @@ class Formation:
         report.messages = len(claim.messages)
         scopes = resolve_scopes(self.settings.enabled, state.agent_config, state.identity)
         role = ModelRole.REFLECTION_PREMIUM if state.premium else ModelRole.REFLECTION_FREE
-        formed = await self._facts(claim, scopes, report) if scopes.fact_scopes else []
-        reflections = await self._reflections(claim, scopes, role, formed, report)
+        writer = FactWriter(self.store, self.embedder, self.models, self.clock, self.settings)
+        planned = await self._plan_facts(writer, claim, scopes, report)
+        reflections = await self._reflections(claim, scopes, role, planned.texts(), report)
+        # Every read and model call is done: only writes remain, so a model or read failure
+        # can never leave a formation half written.
+        async with timed(report.stage_seconds, "fact_writes"):
+            await writer.write(planned, scopes, report)
         async with timed(report.stage_seconds, "buffer"):
             await self.store.complete_claim(claim, reflections, self.clock.now())
         async with timed(report.stage_seconds, "consolidation"):
@@ -102,9 +108,11 @@ class Formation:
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
 
-    async def _facts(
-        self, claim: Claim, scopes: ActiveScopes, report: FormationReport
-    ) -> list[Fact]:
+    async def _plan_facts(
+        self, writer: FactWriter, claim: Claim, scopes: ActiveScopes, report: FormationReport
+    ) -> PlannedFacts:
+        if not scopes.fact_scopes:
+            return PlannedFacts(DedupPlan((), ()), [], [], [])
         async with timed(report.stage_seconds, "fact_extraction"):
             extracted = await extract_facts(
                 self.models,
@@ -117,15 +125,14 @@ class Formation:
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
         async with timed(report.stage_seconds, "dedup"):
-            writer = FactWriter(self.store, self.embedder, self.models, self.clock, self.settings)
-            return await writer.write(extracted.facts, scopes, report)
+            return await writer.plan(extracted.facts, scopes, report)
 
     async def _reflections(
         self,
         claim: Claim,
         scopes: ActiveScopes,
         role: ModelRole,
-        formed: list[Fact],
+        formed: list[str],
         report: FormationReport,
     ) -> list[Reflection]:
         if not scopes.scopes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from eden_memory.application.prompts.conversation import instructions_block, render_conversation
-from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection
+from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
 from eden_memory.domain.scopes import HIERARCHY, Scope
 from eden_memory.domain.xml_context import escape
 
@@ -45,14 +45,14 @@ def reflection_prompt(
     scopes: Sequence[Scope],
     blobs: Mapping[Scope, ConsolidatedMemory],
     recent: Mapping[Scope, Sequence[Reflection]],
-    new_facts: Sequence[Fact],
+    new_facts: Sequence[str],
     max_words: int,
     memory_instructions: str = "",
 ) -> tuple[str, str]:
     active = [s for s in HIERARCHY if s in scopes]
     levels = "\n".join(LEVELS[s] for s in active)
     memory = "\n".join(_memory_block(s, blobs.get(s), recent.get(s, ())) for s in active)
-    facts = "\n".join(f"- {escape(f.content)}" for f in new_facts) or "(none)"
+    facts = "\n".join(f"- {escape(text)}" for text in new_facts) or "(none)"
     keys = ", ".join(f'"{s.value}": [...]' for s in active)
     prompt = f"""<current_memory>
 {memory}

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from hashlib import sha1
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from hashlib import sha1
 from typing import Any
 
 from pydantic import BaseModel
@@ -65,6 +65,8 @@ class Story:
             index, content = int(new.group(1)), new.group(3)
             shown = {c: i for i, _, c in _CANDIDATE.findall(block)}
             action, target, text = self.dedup.get(content, ("ADD", None, None))
+            if text is not None and text in shown:  # the merged text is already stored
+                action, target = "NONE", text
             target_id = shown.get(target) if target else None
             if action != "ADD" and target_id is None:
                 action = "ADD"

@@ -43,7 +43,7 @@ STORY = Story(
         "Alice works at Acme Corp as CTO": (
             "UPDATE",
             "Alice works at Acme Corp",
-            "Alice is the CTO of Acme Corp",
+            "Alice works at Acme Corp as CTO since March",
         ),
         "The Mars festival budget is 60000 dollars": (
             "DELETE",
@@ -119,14 +119,14 @@ async def test_a_later_session_updates_retires_and_skips_known_facts() -> None:
     active = {f.content: f for f in await m.list_facts("nova")}
     assert set(active) == {
         "Alice's email is alice@example.com",
-        "Alice is the CTO of Acme Corp",
+        "Alice works at Acme Corp as CTO since March",
         "The Mars festival budget is 60000 dollars",
     }
-    updated = active["Alice is the CTO of Acme Corp"]
+    updated = active["Alice works at Acme Corp as CTO since March"]
     history = await m.fact_history("nova", updated.id)
     assert [h.content for h in history] == [
         "Alice works at Acme Corp",
-        "Alice is the CTO of Acme Corp",
+        "Alice works at Acme Corp as CTO since March",
     ]
     assert updated.version == 2
     retired = await m.list_facts("nova", status=FactStatus.RETIRED)

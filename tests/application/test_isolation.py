@@ -1,0 +1,100 @@
+"""Scope isolation end to end, in generated worlds of agents, users and group sessions."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eden_memory.domain.scopes import AgentMemoryConfig
+from tests.application.story import Story, make_world
+
+AGENTS = ["ava", "ben"]
+USERS = ["u1", "u2", "u3"]
+
+sessions = st.lists(
+    st.tuples(
+        st.sampled_from(AGENTS),
+        st.lists(st.sampled_from(USERS), min_size=1, max_size=3, unique=True),
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+def _owner_marker(agent: str, users: list[str], index: int) -> str:
+    return f"secret {agent} {'-'.join(users)} s{index}"
+
+
+def _story(plan: list[tuple[str, list[str]]]) -> Story:
+    story = Story()
+    for index, (agent, users) in enumerate(plan):
+        text = _owner_marker(agent, users, index)
+        story.facts[text] = [(f"userfact {text}", "user"), (f"agentfact {text}", "agent")]
+        story.notes[text] = [
+            ("user", f"usernote {text}"),
+            ("agent", f"agentnote {text}"),
+            ("session", f"sessionnote {text}"),
+        ]
+    return story
+
+
+_MEMORY = re.compile(
+    r"(userfact|agentfact|usernote|agentnote|sessionnote) secret (\S+) (\S+) (s\d+)"
+)
+
+
+def _allowed(line: str, agent: str, users: list[str], session: int) -> bool:
+    """May a memory line (a fact or a note) appear to this conversation?"""
+    found = _MEMORY.search(line)
+    assert found is not None, line
+    kind, owner_agent, owner_users, owner_session = found.groups()
+    if owner_agent != agent:
+        return False
+    if kind.startswith("agent"):
+        return True
+    if kind.startswith("session"):
+        return owner_session == f"s{session}"
+    # user memory: only a sole user's, only their own
+    return len(users) == 1 and owner_users == users[0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(sessions, st.booleans(), st.booleans())
+def test_no_context_or_search_shows_another_agents_or_users_memory(
+    plan: list[tuple[str, list[str]]], user_on: bool, agent_on: bool
+) -> None:
+    asyncio.run(_check_world(plan, user_on, agent_on))
+
+
+async def _check_world(plan: list[tuple[str, list[str]]], user_on: bool, agent_on: bool) -> None:
+    world = make_world(_story(plan))
+    memory = world.memory
+    for index, (agent, users) in enumerate(plan):
+        config = AgentMemoryConfig(
+            agent, user_memory_enabled=user_on, agent_memory_enabled=agent_on
+        )
+        conv = memory.conversation(config, f"s{index}", users)
+        text = _owner_marker(agent, users, index)
+        await memory.record_messages(conv, world.messages(text, "a", "b", "c", author=users[0]))
+        await memory.end_session(conv)
+    for index, (agent, users) in enumerate(plan):
+        config = AgentMemoryConfig(
+            agent, user_memory_enabled=user_on, agent_memory_enabled=agent_on
+        )
+        conv = memory.conversation(config, f"s{index}", users)
+        xml = (await memory.get_context(conv)).xml
+        for line in xml.splitlines():
+            if _MEMORY.search(line):
+                assert _allowed(line, agent, users, index), (line, agent, users)
+        if memory.search_offered(conv):
+            found = await memory.search_facts(conv, ["secret userfact agentfact"], top_k=50)
+            for result in found.results:
+                assert _allowed(result.fact.content, agent, users, index)
+            own = f"userfact {_owner_marker(agent, users, index)}"
+            if user_on and len(users) == 1:  # the isolation is not bought by showing nothing
+                assert own in {r.fact.content for r in found.results}
+        if len(users) > 1 or not user_on:
+            assert "<UserMemory>" not in xml

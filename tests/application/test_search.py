@@ -1,0 +1,110 @@
+"""search_facts: arguments, fusion, thresholds, access tracking and debug detail."""
+
+from __future__ import annotations
+
+import pytest
+
+from eden_memory.application.search import SearchMode
+from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.scopes import AgentMemoryConfig
+from tests.application.story import Story, make_world
+
+FACTS = {
+    f"m{i}": [(text, "agent")]
+    for i, text in enumerate(
+        [
+            "The Mars festival budget is 50000 dollars",
+            "The Mars festival takes place in Lyon",
+            "Bob's phone number is 555 0100",
+            "The poster designer is Carla Ruiz",
+        ]
+    )
+}
+
+
+async def _world():  # type: ignore[no-untyped-def]
+    world = make_world(Story(facts=FACTS))
+    conv = world.memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    await world.memory.record_messages(conv, world.messages(*FACTS))
+    await world.memory.form_memories(conv)
+    return world, conv
+
+
+async def test_hybrid_search_finds_the_matching_facts_first() -> None:
+    world, conv = await _world()
+    found = await world.memory.search_facts(conv, ["Mars festival budget"])
+    assert found.results[0].fact.content == "The Mars festival budget is 50000 dollars"
+    assert all(r.score >= 0.015 for r in found.results)
+
+
+async def test_several_queries_merge_without_duplicates() -> None:
+    world, conv = await _world()
+    found = await world.memory.search_facts(
+        conv, ["Mars festival", "festival Lyon", "Carla poster"]
+    )
+    ids = [r.fact.id for r in found.results]
+    assert len(ids) == len(set(ids))
+    assert {r.fact.content for r in found.results} >= {
+        "The Mars festival takes place in Lyon",
+        "The poster designer is Carla Ruiz",
+    }
+
+
+async def test_retrieved_facts_have_their_access_counted() -> None:
+    world, conv = await _world()
+    await world.memory.search_facts(conv, ["Bob phone number"])
+    await world.memory.search_facts(conv, ["Bob phone number"])
+    facts = {f.content: f for f in await world.memory.management.list_facts("nova")}
+    bob = facts["Bob's phone number is 555 0100"]
+    assert bob.access_count == 2 and bob.last_accessed_at == world.clock.now()
+    assert facts["The poster designer is Carla Ruiz"].access_count == 0
+
+
+async def test_debug_returns_per_stage_scores_and_timings() -> None:
+    world, conv = await _world()
+    found = await world.memory.search_facts(conv, ["Mars festival"], debug=True)
+    assert found.debug is not None
+    [query] = found.debug.queries
+    assert query.semantic and query.keyword and query.fused
+    assert {"embed_queries", "retrieve_and_fuse", "access_tracking"} <= set(found.debug.seconds)
+    assert found.debug.thresholds["rrf"] == 0.015
+
+
+async def test_single_retriever_modes_and_thresholds_off() -> None:
+    world, conv = await _world()
+    semantic = await world.memory.search_facts(
+        conv, ["festival"], mode=SearchMode.SEMANTIC, thresholds=False
+    )
+    keyword = await world.memory.search_facts(conv, ["festival"], mode=SearchMode.KEYWORD)
+    assert all(r.keyword_score is None for r in semantic.results) and len(semantic.results) == 4
+    assert {r.fact.content for r in keyword.results} == {
+        "The Mars festival budget is 50000 dollars",
+        "The Mars festival takes place in Lyon",
+    }
+
+
+@pytest.mark.parametrize(
+    ("queries", "top_k"),
+    [
+        ([], None),
+        (["a", "b", "c", "d"], None),
+        ([""], None),
+        (["ok"], 0),
+        (["ok"], 51),
+        ("ok", None),
+        (["x" * 1001], None),
+    ],
+)
+async def test_bad_arguments_are_refused_clearly(queries: object, top_k: int | None) -> None:
+    world, conv = await _world()
+    with pytest.raises(InvalidInputError):
+        await world.memory.search_facts(conv, queries, top_k)  # type: ignore[arg-type]
+
+
+async def test_search_is_refused_when_neither_user_nor_agent_memory_is_on() -> None:
+    world = make_world(Story())
+    off = AgentMemoryConfig("nova", user_memory_enabled=False, agent_memory_enabled=False)
+    conv = world.memory.conversation(off, "s1", ["alice"])
+    assert not world.memory.search_offered(conv)
+    with pytest.raises(InvalidInputError, match="not offered"):
+        await world.memory.search_facts(conv, ["anything"])
