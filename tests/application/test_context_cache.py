@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
-from tests.application.story import make_world
+from tests.application.story import World, make_world
 from tests.application.test_story import STORY
 
 AGENT = AgentMemoryConfig("nova")
 
 
-async def _formed():  # type: ignore[no-untyped-def]
+async def _formed() -> tuple[World, Conversation]:
     world = make_world(STORY)
     conv = world.memory.conversation(AGENT, "s1", ["alice"])
     await world.memory.record_messages(
@@ -24,7 +25,9 @@ async def test_a_second_call_is_served_from_the_cache() -> None:
     world, conv = await _formed()
     first = await world.memory.get_context(conv)
     second = await world.memory.get_context(conv)
-    assert not first.from_cache and second.from_cache and second.xml == first.xml
+    assert not first.from_cache
+    assert second.from_cache
+    assert second.xml == first.xml
 
 
 async def test_the_cache_expires_after_its_ttl() -> None:
@@ -41,7 +44,9 @@ async def test_a_change_from_another_process_refreshes_the_context_early() -> No
     other = MemoryService(world.store, world.embedder, world.llm, world.clock)
     await other.management.replace_consolidated(ScopeKey.user("nova", "alice"), "Prefers tea")
     after = await world.memory.get_context(conv)
-    assert not after.from_cache and "Prefers tea" in after.xml and "Prefers tea" not in before.xml
+    assert not after.from_cache
+    assert "Prefers tea" in after.xml
+    assert "Prefers tea" not in before.xml
 
 
 async def test_a_change_in_another_session_refreshes_the_context() -> None:
@@ -51,7 +56,8 @@ async def test_a_change_in_another_session_refreshes_the_context() -> None:
     await world.memory.record_messages(other, world.messages("I work at Acme Corp", "a", "b", "c"))
     await world.memory.form_memories(other)
     after = await world.memory.get_context(conv)
-    assert not after.from_cache and "Alice works at Acme Corp" in after.xml
+    assert not after.from_cache
+    assert "Alice works at Acme Corp" in after.xml
 
 
 async def test_nothing_remembered_gives_an_empty_context() -> None:

@@ -93,10 +93,8 @@ async def test_a_blob_can_be_replaced_within_its_word_limit() -> None:
     m = world.memory.management
     key = ScopeKey.user("nova", "alice")
     replaced = await m.replace_consolidated(key, "[PREFERENCES]\n- Short answers")
-    assert (
-        replaced.version == 1
-        and (await m.get_consolidated(key)).content == "[PREFERENCES]\n- Short answers"
-    )
+    assert replaced.version == 1
+    assert (await m.get_consolidated(key)).content == "[PREFERENCES]\n- Short answers"
     with pytest.raises(InvalidMemoryTextError):
         await m.replace_consolidated(key, "word " * 301)
 
@@ -104,18 +102,22 @@ async def test_a_blob_can_be_replaced_within_its_word_limit() -> None:
 async def test_stats_and_consolidation_status_describe_each_scope() -> None:
     world = await _world()
     stats = {s.key.scope: s for s in await world.memory.stats("nova", "alice", "s1")}
-    assert stats[Scope.USER].buffered_reflections == 1 and stats[Scope.USER].active_facts == 2
-    assert stats[Scope.AGENT].active_facts == 1 and stats[Scope.SESSION].active_facts is None
+    assert stats[Scope.USER].buffered_reflections == 1
+    assert stats[Scope.USER].active_facts == 2
+    assert stats[Scope.AGENT].active_facts == 1
+    assert stats[Scope.SESSION].active_facts is None
     status = {
         s.key.scope: s for s in await world.memory.consolidation_status("nova", "alice", "s1")
     }
-    assert status[Scope.USER].threshold == 4 and not status[Scope.USER].due
+    assert status[Scope.USER].threshold == 4
+    assert not status[Scope.USER].due
 
 
 async def test_erasing_a_user_removes_their_memory_and_keeps_the_agents() -> None:
     world = await _world()
     report = await world.memory.erase_user("nova", "alice")
-    assert report.sessions == ["s1"] and report.user_scope_records >= 3
+    assert report.sessions == ["s1"]
+    assert report.user_scope_records >= 3
     m = world.memory.management
     assert {f.scope for f in await m.list_facts("nova")} == {Scope.AGENT}
     assert await m.list_reflections("nova", ScopeKey.user("nova", "alice")) == []
@@ -129,11 +131,13 @@ async def test_export_then_import_into_an_empty_store_loses_nothing() -> None:
     lines = [line async for line in world.memory.export("nova")]
     target = make_world(STORY)
     report = await target.memory.import_lines(lines)
-    assert report.facts == 3 and report.facts_reembedded == 0
+    assert report.facts == 3
+    assert report.facts_reembedded == 0
     again = [line async for line in target.memory.export("nova")]
     assert again[1:] == lines[1:]  # everything but the header's time
     second = await target.memory.import_lines(lines)
-    assert second.facts == 0 and second.facts_already_present == 3
+    assert second.facts == 0
+    assert second.facts_already_present == 3
 
 
 async def test_a_malformed_import_writes_nothing() -> None:

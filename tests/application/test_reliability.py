@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -116,10 +117,8 @@ STORE_FAULTS = [
 
 async def _run_with_retry(world: World) -> None:
     conv = world.memory.conversation(AGENT, "s2", ["alice"])
-    try:
+    with contextlib.suppress(EdenMemoryError):
         await world.memory.form_memories(conv)
-    except EdenMemoryError:
-        pass
     await world.memory.form_memories(conv)  # the retry: a later trigger
     await world.memory.consolidate(conv)  # a later formation's consolidation pass
 
@@ -176,7 +175,8 @@ async def test_one_unusable_answer_is_asked_again_and_the_formation_succeeds() -
     assert isinstance(flaky, FlakyLLM)
     flaky.left = 1
     report = await world.memory.form_memories(world.memory.conversation(AGENT, "s2", ["alice"]))
-    assert report is not None and report.usage.llm_calls_by_purpose["fact_extraction"] == 2
+    assert report is not None
+    assert report.usage.llm_calls_by_purpose["fact_extraction"] == 2
 
 
 async def test_a_failed_formation_gives_its_messages_back_at_once() -> None:
@@ -186,7 +186,9 @@ async def test_a_failed_formation_gives_its_messages_back_at_once() -> None:
     with pytest.raises(StoreUnavailableError):
         await world.memory.form_memories(conv)
     state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
-    assert state is not None and state.pending_messages == 4 and state.claim_id is None
+    assert state is not None
+    assert state.pending_messages == 4
+    assert state.claim_id is None
 
 
 async def test_sixteen_concurrent_triggers_run_exactly_one_formation() -> None:
@@ -213,12 +215,14 @@ async def test_concurrent_consolidations_of_one_scope_absorb_each_reflection_onc
         *(w.consolidate(key, ModelRole.REFLECTION_FREE, Usage()) for w in workers)
     )
     won = [o for o in outcomes if o is not None and o.status == "consolidated"]
-    assert len(won) == 1 and won[0].absorbed == 6
+    assert len(won) == 1
+    assert won[0].absorbed == 6
     stored = await world.store.list_reflections("nova", key, include_absorbed=True)  # type: ignore[arg-type]
     assert sorted(r.id for r in stored) == [f"r{i}" for i in range(6)]
     assert {r.absorbed_into_version for r in stored} == {1}
     blob = await world.memory.management.get_consolidated(key)
-    assert blob.version == 1 and all(f"note {i}" in blob.content for i in range(6))
+    assert blob.version == 1
+    assert all(f"note {i}" in blob.content for i in range(6))
 
 
 async def test_a_retired_fact_keeps_its_content_and_history() -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from eden_memory.application.conversation import Conversation
 from eden_memory.application.search import SearchMode
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.scopes import AgentMemoryConfig
-from tests.application.story import Story, make_world
+from tests.application.story import Story, World, make_world
 
 FACTS = {
     f"m{i}": [(text, "agent")]
@@ -22,7 +23,7 @@ FACTS = {
 }
 
 
-async def _world():  # type: ignore[no-untyped-def]
+async def _world() -> tuple[World, Conversation]:
     world = make_world(Story(facts=FACTS))
     conv = world.memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     await world.memory.record_messages(conv, world.messages(*FACTS))
@@ -56,7 +57,8 @@ async def test_retrieved_facts_have_their_access_counted() -> None:
     await world.memory.search_facts(conv, ["Bob phone number"])
     facts = {f.content: f for f in await world.memory.management.list_facts("nova")}
     bob = facts["Bob's phone number is 555 0100"]
-    assert bob.access_count == 2 and bob.last_accessed_at == world.clock.now()
+    assert bob.access_count == 2
+    assert bob.last_accessed_at == world.clock.now()
     assert facts["The poster designer is Carla Ruiz"].access_count == 0
 
 
@@ -65,7 +67,9 @@ async def test_debug_returns_per_stage_scores_and_timings() -> None:
     found = await world.memory.search_facts(conv, ["Mars festival"], debug=True)
     assert found.debug is not None
     [query] = found.debug.queries
-    assert query.semantic and query.keyword and query.fused
+    assert query.semantic
+    assert query.keyword
+    assert query.fused
     assert {"embed_queries", "retrieve_and_fuse", "access_tracking"} <= set(found.debug.seconds)
     assert found.debug.thresholds["rrf"] == 0.015
 
@@ -76,7 +80,8 @@ async def test_single_retriever_modes_and_thresholds_off() -> None:
         conv, ["festival"], mode=SearchMode.SEMANTIC, thresholds=False
     )
     keyword = await world.memory.search_facts(conv, ["festival"], mode=SearchMode.KEYWORD)
-    assert all(r.keyword_score is None for r in semantic.results) and len(semantic.results) == 4
+    assert all(r.keyword_score is None for r in semantic.results)
+    assert len(semantic.results) == 4
     assert {r.fact.content for r in keyword.results} == {
         "The Mars festival budget is 50000 dollars",
         "The Mars festival takes place in Lyon",

@@ -93,7 +93,8 @@ async def test_a_first_session_forms_facts_reflections_and_consolidates_at_sessi
     }
     assert status == {Scope.AGENT: 0, Scope.USER: 0, Scope.SESSION: 0}
     blob = await world.memory.management.get_consolidated(ScopeKey.user("nova", "alice"))
-    assert blob.version == 1 and "Alice wants short answers" in blob.content
+    assert blob.version == 1
+    assert "Alice wants short answers" in blob.content
 
 
 async def test_a_later_session_updates_retires_and_skips_known_facts() -> None:
@@ -150,7 +151,8 @@ async def test_the_context_shows_every_part_in_order_with_fact_ages() -> None:
     root = ET.fromstring(context.xml)
     assert [child.tag for child in root] == ["AgentMemory", "UserMemory", "SessionMemory", "Facts"]
     user = root.find("UserMemory/Consolidated")
-    assert user is not None and user.get("version") == "1"
+    assert user is not None
+    assert user.get("version") == "1"
     session_notes = root.findtext("SessionMemory/RecentReflections") or ""
     assert "- Drafting the festival poster" in session_notes
     facts = (root.findtext("Facts") or "").strip().splitlines()
@@ -170,9 +172,11 @@ async def test_a_group_session_keeps_no_user_memory_and_shows_none() -> None:
     assert [r.content for r in report.facts_rejected] == ["Bob's phone number is 555 0100"]
     assert [r.content for r in report.reflections_rejected] == ["a note no group session may keep"]
     prompt = world.llm.calls_for("fact_extraction")[-1]
-    assert '"user":' not in prompt.prompt and '"agent":' in prompt.prompt
+    assert '"user":' not in prompt.prompt
+    assert '"agent":' in prompt.prompt
     context = await world.memory.get_context(group)
-    assert "UserMemory" not in context.xml and "alice@example.com" not in context.xml
+    assert "UserMemory" not in context.xml
+    assert "alice@example.com" not in context.xml
     found = await world.memory.search_facts(group, ["alice email"])
     assert found.results == []
     assert all(
@@ -223,7 +227,8 @@ async def test_formation_starts_on_its_own_when_the_turns_are_due() -> None:
     )
     assert recorded.formation_started
     await world.memory.wait_for_background()
-    assert len(world.memory.reports) == 1 and world.memory.reports[0].messages == 45
+    assert len(world.memory.reports) == 1
+    assert world.memory.reports[0].messages == 45
     assert [f.content for f in await world.memory.management.list_facts("nova")] == [
         "Alice's email is alice@example.com"
     ]
