@@ -1,0 +1,55 @@
+"""Exact cosine similarity and BM25, over whatever candidates the caller already filtered."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+_WORD = re.compile(r"\w+")
+
+K1 = 1.2
+B = 0.75
+
+
+def words(text: str) -> list[str]:
+    """Lowercase Unicode word tokens; no stemming, no stop words."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norms if norms else 0.0
+
+
+def bm25(query: str, documents: Mapping[str, str]) -> dict[str, float]:
+    """BM25 (k1 = 1.2, b = 0.75, Lucene's always-positive idf) of each document matching a term.
+
+    Documents with no query term are left out, so every score returned is positive.
+    """
+    terms = set(words(query))
+    if not terms or not documents:
+        return {}
+    tokens = {doc_id: words(text) for doc_id, text in documents.items()}
+    average = sum(len(t) for t in tokens.values()) / len(tokens) or 1.0
+    frequency = Counter(term for t in tokens.values() for term in set(t) & terms)
+    idf = {term: _idf(len(tokens), n) for term, n in frequency.items()}
+    scores: dict[str, float] = {}
+    for doc_id, doc_tokens in tokens.items():
+        counts = Counter(doc_tokens)
+        norm = K1 * (1 - B + B * len(doc_tokens) / average)
+        score = sum(
+            weight * counts[term] * (K1 + 1) / (counts[term] + norm)
+            for term, weight in idf.items()
+            if counts[term]
+        )
+        if score > 0:
+            scores[doc_id] = score
+    return scores
+
+
+def _idf(documents: int, containing: int) -> float:
+    return math.log(1 + (documents - containing + 0.5) / (containing + 0.5))

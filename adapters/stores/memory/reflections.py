@@ -1,0 +1,116 @@
+"""Reflection buffers and consolidated blobs, with compare-and-set between workers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from eden_memory.adapters.stores.memory.state import StateHolder
+from eden_memory.domain.errors import ConflictError, NotFoundError
+from eden_memory.domain.ids import AgentId, ReflectionId
+from eden_memory.domain.models import ConsolidatedMemory, Reflection
+from eden_memory.domain.scopes import ScopeKey
+
+
+def _oldest_first(reflection: Reflection) -> tuple[datetime, datetime, str]:
+    return (reflection.formed_at, reflection.created_at, reflection.id)
+
+
+class ReflectionTable(StateHolder):
+    async def add_reflections(self, reflections: Sequence[Reflection]) -> None:
+        await self._turn()
+        self._state.buffer(reflections)
+
+    async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None:
+        await self._turn()
+        return self._state.reflections.get(reflection_id)
+
+    async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
+        await self._turn()
+        wanted = set(keys)
+        found = [r for r in self._state.reflections.values() if not r.absorbed and r.key in wanted]
+        return sorted(found, key=_oldest_first)
+
+    async def list_reflections(
+        self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
+    ) -> list[Reflection]:
+        await self._turn()
+        found = [
+            r
+            for r in self._state.reflections.values()
+            if r.agent_id == agent_id
+            and (key is None or r.key == key)
+            and (include_absorbed or not r.absorbed)
+        ]
+        return sorted(found, key=_oldest_first)
+
+    async def update_reflection(self, reflection: Reflection) -> Reflection:
+        await self._turn()
+        stored = self._state.reflections.get(reflection.id)
+        if stored is None:
+            raise NotFoundError(f"no reflection {reflection.id!r}")
+        if stored.absorbed:
+            raise ConflictError(f"reflection {reflection.id!r} is already part of a blob")
+        self._state.reflections[reflection.id] = reflection
+        self._state.bump([stored.key, reflection.key])
+        return reflection
+
+    async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
+        await self._turn()
+        table = self._state.reflections
+        doomed = [table[i] for i in dict.fromkeys(ids) if i in table and not table[i].absorbed]
+        for reflection in doomed:
+            del table[reflection.id]
+        self._state.bump(r.key for r in doomed)
+        return len(doomed)
+
+
+class ConsolidatedTable(StateHolder):
+    async def get_consolidated(
+        self, keys: Sequence[ScopeKey]
+    ) -> dict[ScopeKey, ConsolidatedMemory]:
+        await self._turn()
+        blobs = self._state.consolidated
+        return {key: blobs[key] for key in keys if key in blobs}
+
+    async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]:
+        await self._turn()
+        found = [m for m in self._state.consolidated.values() if m.agent_id == agent_id]
+        return sorted(found, key=lambda m: m.key)
+
+    def _version(self, key: ScopeKey) -> int:
+        current = self._state.consolidated.get(key)
+        return current.version if current is not None else 0
+
+    async def commit_consolidation(
+        self,
+        memory: ConsolidatedMemory,
+        expected_version: int,
+        absorbed: Sequence[ReflectionId],
+        now: datetime,
+    ) -> bool:
+        await self._turn()
+        if self._version(memory.key) != expected_version:
+            return False
+        self._state.consolidated[memory.key] = memory
+        changed = [memory.key]
+        for reflection_id in dict.fromkeys(absorbed):
+            reflection = self._state.reflections.get(reflection_id)
+            if reflection is None or reflection.absorbed:  # deleted, or never absorbed twice
+                continue
+            self._state.reflections[reflection_id] = reflection.evolve(
+                absorbed=True, absorbed_at=now, absorbed_into_version=memory.version
+            )
+            changed.append(reflection.key)
+        self._state.bump(changed)
+        return True
+
+    async def replace_consolidated(
+        self, memory: ConsolidatedMemory, expected_version: int | None
+    ) -> bool:
+        await self._turn()
+        if expected_version is not None and self._version(memory.key) != expected_version:
+            return False
+        self._state.consolidated[memory.key] = memory
+        self._state.bump([memory.key])
+        return True

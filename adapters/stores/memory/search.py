@@ -1,0 +1,68 @@
+"""Reading facts the way a request may see them: recent, by meaning, by keywords."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+from eden_memory.adapters.stores.memory.ranking import bm25, cosine
+from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact
+from eden_memory.domain.fifo import newest_first
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import FactVisibility
+from eden_memory.ports.stores import FactHit, Vector
+
+# BM25 scores grow with the logarithm of the corpus size: a match on a word found in every
+# fact of a three-fact store scores about 0.1, a rare word in a large store 5 and more. No
+# absolute floor fits both, so any matching term counts and the RRF floor (single-list hits
+# up to rank 6) limits what weak keyword matches can add.
+TEXT_SCORE_THRESHOLD = 0.0
+
+
+class FactSearch(StateHolder):
+    @property
+    def text_score_threshold(self) -> float:
+        return TEXT_SCORE_THRESHOLD
+
+    def _visible(self, visibility: FactVisibility) -> Iterator[StoredFact]:
+        """The pre-filter: active facts the visibility admits, before any ranking."""
+        for stored in self._state.facts.values():
+            fact = stored.fact
+            if fact.is_active and visibility.admits(fact.agent_id, fact.scope, fact.user_id):
+                yield stored
+
+    async def recent_facts(
+        self, visibility: FactVisibility, since: datetime, limit: int
+    ) -> list[Fact]:
+        await self._turn()
+        chosen = [s.fact for s in self._visible(visibility) if s.fact.formed_at >= since]
+        chosen.sort(key=newest_first)
+        return chosen[: max(limit, 0)]
+
+    async def semantic_search(
+        self, vector: Vector, visibility: FactVisibility, limit: int
+    ) -> list[FactHit]:
+        await self._turn()
+        space = self._state.current_space()
+        if space is None or limit <= 0:
+            return []
+        space.check_vector(len(vector))
+        hits = [
+            FactHit(s.fact, cosine(vector, s.vector))
+            for s in self._visible(visibility)
+            if s.space == space
+        ]
+        hits.sort(key=lambda h: (-h.score, h.fact.id))
+        return hits[:limit]
+
+    async def keyword_search(
+        self, text: str, visibility: FactVisibility, limit: int
+    ) -> list[FactHit]:
+        await self._turn()
+        if limit <= 0:
+            return []
+        candidates: dict[str, Fact] = {s.fact.id: s.fact for s in self._visible(visibility)}
+        scores = bm25(text, {i: f.content for i, f in candidates.items()})
+        hits = [FactHit(candidates[i], score) for i, score in scores.items()]
+        hits.sort(key=lambda h: (-h.score, h.fact.id))
+        return hits[:limit]

@@ -1,0 +1,23 @@
+"""Deterministic stand-ins for every port, for a host's own tests.
+
+They are the same fakes eden-memory tests itself with, held to the same contract suites as
+the real adapters, so a host test that passes on them exercises real behaviour::
+
+    from eden_memory.testing import FakeClock, FakeEmbedder, InMemoryStore, ScriptedLLM
+"""
+
+from eden_memory.adapters.clocks import FakeClock, SystemClock
+from eden_memory.adapters.embedders.fake import FakeEmbedder
+from eden_memory.adapters.embedders.keyword import KeywordEmbedder
+from eden_memory.adapters.llms.scripted import ScriptedLLM, ScriptExhaustedError
+from eden_memory.adapters.stores.memory import InMemoryStore
+
+__all__ = [
+    "FakeClock",
+    "FakeEmbedder",
+    "InMemoryStore",
+    "KeywordEmbedder",
+    "ScriptExhaustedError",
+    "ScriptedLLM",
+    "SystemClock",
+]

@@ -1,0 +1,1 @@
+"""Contract suites: one per port, subclassed once per adapter (fakes included)."""

@@ -1,0 +1,128 @@
+"""FactStore changes: compare-and-set updates, listing, counting, access counts, deletion."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+
+from eden_memory.domain.errors import ConflictError, NotFoundError
+from eden_memory.domain.ids import FactId
+from eden_memory.domain.models import FactStatus
+from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.ports.stores import FactQuery, MemoryStore
+from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, ids
+
+
+class FactChangeContract(StoreFixtures):
+    async def test_update_fact_replaces_fact_and_vector_at_the_expected_version(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        fact = build.fact("Alice lives in Paris", user=U1)
+        await store.add_facts([fact], [build.axis(0)])
+        moved = fact.revised("Alice lives in Lyon", T0 + timedelta(days=1), "moved")
+        assert await store.update_fact(moved, build.axis(1), expected_version=1) == moved
+        assert await store.get_facts([fact.id]) == [moved]
+        vectors = await store.get_vectors([fact.id])
+        assert vectors[fact.id] == pytest.approx(build.axis(1), abs=1e-5)
+
+    async def test_update_fact_without_a_vector_keeps_the_vector(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        fact = build.fact("Alice lives in Paris", user=U1)
+        await store.add_facts([fact], [build.axis(2)])
+        await store.update_fact(fact.revised("Alice lives in Nice", T0), None, 1)
+        vectors = await store.get_vectors([fact.id])
+        assert vectors[fact.id] == pytest.approx(build.axis(2), abs=1e-5)
+
+    async def test_update_fact_refuses_a_moved_version(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        fact = build.fact("Alice lives in Paris", user=U1)
+        await store.add_facts([fact], [build.axis(0)])
+        with pytest.raises(ConflictError):
+            await store.update_fact(fact.revised("Alice lives in Rome", T0), None, 2)
+        assert await store.get_facts([fact.id]) == [fact]
+
+    async def test_update_fact_of_an_unknown_id_is_not_found(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        with pytest.raises(NotFoundError):
+            await store.update_fact(build.fact("never stored"), None, 1)
+
+    async def test_of_two_updates_from_one_version_exactly_one_wins(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        fact = build.fact("The deadline is March 3", user=U1)
+        await store.add_facts([fact], [build.axis(0)])
+        edits = [fact.revised(f"The deadline is March {day}", T0) for day in (4, 5)]
+        results = await asyncio.gather(
+            *(store.update_fact(edit, None, 1) for edit in edits), return_exceptions=True
+        )
+        assert sum(isinstance(r, ConflictError) for r in results) == 1
+        winner = next(r for r in results if not isinstance(r, BaseException))
+        assert await store.get_facts([fact.id]) == [winner]
+
+    async def test_list_facts_filters_and_pages_newest_first(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        day = timedelta(days=1)
+        agent_old, agent_new = (
+            build.fact("old", formed_at=T0),
+            build.fact("new", formed_at=T0 + day),
+        )
+        mine, theirs = (
+            build.fact("mine", user=U1, formed_at=T0 + 2 * day),
+            build.fact("theirs", user=U2, formed_at=T0 + 3 * day),
+        )
+        retired = build.fact("gone", formed_at=T0 + 4 * day, status=FactStatus.RETIRED)
+        facts = [agent_old, agent_new, mine, theirs, retired, build.fact("b", agent=B)]
+        await store.add_facts(facts, [build.axis(n) for n in range(len(facts))])
+        assert ids(await store.list_facts(FactQuery(A))) == ids(
+            [theirs, mine, agent_new, agent_old]
+        )
+        assert ids(await store.list_facts(FactQuery(A, scope=Scope.AGENT))) == ids(
+            [agent_new, agent_old]
+        )
+        assert ids(await store.list_facts(FactQuery(A, user_id=U1))) == [mine.id]
+        assert ids(await store.list_facts(FactQuery(A, status=FactStatus.RETIRED))) == [retired.id]
+        assert len(await store.list_facts(FactQuery(A, status=None))) == 5
+        page = await store.list_facts(FactQuery(A, limit=2, offset=1))
+        assert ids(page) == ids([mine, agent_new])
+
+    async def test_count_facts_counts_active_facts_of_one_key(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        facts = [
+            build.fact("one", user=U1),
+            build.fact("two", user=U1),
+            build.fact("three", user=U1, status=FactStatus.RETIRED),
+            build.fact("other user", user=U2),
+            build.fact("agent"),
+        ]
+        await store.add_facts(facts, [build.axis(n) for n in range(len(facts))])
+        assert await store.count_facts(ScopeKey.user(A, U1)) == 2
+        assert await store.count_facts(ScopeKey.agent(A)) == 1
+        assert await store.count_facts(ScopeKey.agent(B)) == 0
+
+    async def test_record_access_counts_every_one_of_concurrent_calls(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        fact, other = build.fact("popular", user=U1), build.fact("quiet", user=U1)
+        await store.add_facts([fact, other], [build.axis(0), build.axis(1)])
+        seen = T0 + timedelta(hours=1)
+        await asyncio.gather(*(store.record_access([fact.id], seen) for _ in range(20)))
+        [counted, untouched] = await store.get_facts([fact.id, other.id])
+        assert counted.access_count == 20
+        assert counted.last_accessed_at == seen
+        assert untouched.access_count == 0
+
+    async def test_delete_facts_reports_how_many_existed(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        keep, drop = build.fact("keep me"), build.fact("drop me")
+        await store.add_facts([keep, drop], [build.axis(0), build.axis(1)])
+        assert await store.delete_facts([drop.id, FactId("fact-unknown")]) == 1
+        assert await store.get_facts([keep.id, drop.id]) == [keep]
+        assert await store.get_vectors([drop.id]) == {}

@@ -1,0 +1,48 @@
+"""The store contract: what every ``MemoryStore`` adapter must do, tested through the port.
+
+To run it against an adapter, subclass ``StoreContract`` in a ``test_*.py`` module and
+provide one fixture, ``make_store``: a factory returning a new, empty store on every call,
+cleaning up after the test (the property tests call it once per generated example)::
+
+    class TestSqliteStore(StoreContract):
+        @pytest.fixture
+        async def make_store(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
+            stores: list[SqliteStore] = []
+
+            async def make() -> MemoryStore:
+                stores.append(await SqliteStore.open(tmp_path / f"{len(stores)}.db"))
+                return stores[-1]
+
+            yield make
+            for store in stores:
+                await store.close()
+
+Vectors have ``embedding_dimension`` (8) components unless the subclass sets another value.
+"""
+
+from tests.contract.store.claims import ClaimContract
+from tests.contract.store.fact_changes import FactChangeContract
+from tests.contract.store.facts import FactContract
+from tests.contract.store.reflections import ConsolidationContract, ReflectionContract
+from tests.contract.store.revisions import RevisionContract
+from tests.contract.store.search import SearchContract
+from tests.contract.store.sessions import SessionContract
+from tests.contract.store.visibility import VisibilityContract
+from tests.contract.store.world import StoreFactory, StoreFixtures
+
+
+class StoreContract(
+    FactContract,
+    FactChangeContract,
+    SearchContract,
+    ReflectionContract,
+    ConsolidationContract,
+    SessionContract,
+    ClaimContract,
+    RevisionContract,
+    VisibilityContract,
+):
+    """Every store test; the subclass supplies ``make_store``."""
+
+
+__all__ = ["StoreContract", "StoreFactory", "StoreFixtures"]

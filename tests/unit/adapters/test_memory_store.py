@@ -1,0 +1,118 @@
+"""InMemoryStore's extras: fault injection, private copies, and its BM25 ranking."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from eden_memory.adapters.stores.memory import InMemoryStore
+from eden_memory.adapters.stores.memory.ranking import bm25, words
+from eden_memory.domain.errors import StoreUnavailableError
+from eden_memory.domain.ids import AgentId, FactId
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
+from eden_memory.ports.stores import MemoryStore
+
+T0 = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
+AGENT = AgentId("agent-a")
+SEES_AGENT = FactVisibility(AGENT, None, frozenset({Scope.AGENT}))
+
+
+def fact(content: str, n: int = 0) -> Fact:
+    return Fact(
+        id=FactId(f"fact-{n}"),
+        content=content,
+        scope=Scope.AGENT,
+        agent_id=AGENT,
+        formed_at=T0,
+        created_at=T0,
+        updated_at=T0,
+        embedding_model="test",
+        embedding_dim=2,
+    )
+
+
+def test_it_is_a_memory_store() -> None:
+    store: MemoryStore = InMemoryStore()
+    assert store.text_score_threshold == 0.0
+
+
+async def test_fail_next_fails_one_call_then_the_method_works_again() -> None:
+    store = InMemoryStore()
+    store.fail_next("add_facts", StoreUnavailableError("connection reset"))
+    with pytest.raises(StoreUnavailableError):
+        await store.add_facts([fact("a")], [[1.0, 0.0]])
+    assert await store.count_facts(ScopeKey.agent(AGENT)) == 0
+    assert await store.add_facts([fact("a")], [[1.0, 0.0]]) == [fact("a")]
+
+
+async def test_failures_queue_up() -> None:
+    store = InMemoryStore()
+    store.fail_next("get_facts", StoreUnavailableError("first"))
+    store.fail_next("get_facts", StoreUnavailableError("second"))
+    for expected in ("first", "second"):
+        with pytest.raises(StoreUnavailableError, match=expected):
+            await store.get_facts([])
+    assert await store.get_facts([]) == []
+
+
+async def test_a_failure_after_the_work_leaves_the_change_in_place() -> None:
+    store = InMemoryStore()
+    store.fail_next("add_facts", StoreUnavailableError("ack lost"), after=True)
+    with pytest.raises(StoreUnavailableError):
+        await store.add_facts([fact("a")], [[1.0, 0.0]])
+    assert await store.count_facts(ScopeKey.agent(AGENT)) == 1
+
+
+def test_only_async_methods_can_be_made_to_fail() -> None:
+    store = InMemoryStore()
+    with pytest.raises(ValueError, match="add_fact"):
+        store.fail_next("add_fact", RuntimeError())
+    with pytest.raises(ValueError, match="fail_next"):
+        store.fail_next("fail_next", RuntimeError())
+
+
+async def test_vectors_are_private_copies() -> None:
+    store = InMemoryStore()
+    given = [1.0, 0.0]
+    await store.add_facts([fact("a")], [given])
+    given[0] = 99.0
+    returned = await store.get_vectors([FactId("fact-0")])
+    returned[FactId("fact-0")][1] = 99.0
+    assert await store.get_vectors([FactId("fact-0")]) == {FactId("fact-0"): [1.0, 0.0]}
+
+
+async def test_keyword_search_scores_are_bm25() -> None:
+    store = InMemoryStore()
+    texts = ["Acme hired John", "Acme Acme builds rockets", "Bob sells bikes"]
+    await store.add_facts([fact(t, n) for n, t in enumerate(texts)], [[1.0, 0.0]] * len(texts))
+    hits = await store.keyword_search("acme", SEES_AGENT, 10)
+    expected = bm25("acme", {f"fact-{n}": t for n, t in enumerate(texts)})
+    assert {h.fact.id: h.score for h in hits} == pytest.approx(expected)
+
+
+def test_words_are_lowercase_unicode_tokens() -> None:
+    assert words("Zürich's CAFÉ, 2026!") == ["zürich", "s", "café", "2026"]
+
+
+def test_bm25_prefers_more_occurrences_and_shorter_documents() -> None:
+    scores = bm25(
+        "rocket",
+        {
+            "twice": "rocket rocket launch",
+            "once": "rocket launch today",
+            "long": "rocket launch today with many more words here",
+            "none": "bicycle",
+        },
+    )
+    assert scores["twice"] > scores["once"] > scores["long"] > 0
+    assert "none" not in scores
+
+
+def test_bm25_weighs_rare_terms_more() -> None:
+    corpus = {"a": "common rare", "b": "common word", "c": "common thing"}
+    scores = bm25("common rare", corpus)
+    assert scores["a"] > scores["b"] == scores["c"] > 0
+    assert bm25("", corpus) == {}
+    assert bm25("x", {}) == {}
