@@ -1,0 +1,1 @@
+"""The main job: a realistic multi-session conversation run through the whole pipeline."""

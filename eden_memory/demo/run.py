@@ -1,0 +1,137 @@
+"""``eden-memory demo``: the story of ``script.py`` through the whole pipeline, on disk."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+
+from eden_memory.adapters.llms.scripted import ScriptedLLM
+from eden_memory.application.reports import FormationReport
+from eden_memory.application.service import MemoryService
+from eden_memory.config import EdenMemoryConfig
+from eden_memory.demo.script import AGENT_ID, QUERIES, SESSIONS, DemoSession, lookup_model
+from eden_memory.domain.models import FactStatus, Message, Role
+from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.factory import build_embedder, open_memory
+
+AGENT = AgentMemoryConfig(
+    AGENT_ID, memory_instructions="Remember dates, budgets, venues and who does what."
+)
+
+
+async def run_demo(store_path: Path, console: Console) -> None:
+    config = EdenMemoryConfig(store="embedded", store_path=store_path)
+    embedder = build_embedder(config)
+    console.print(Panel.fit(_banner(store_path, embedder.space.model), title="eden-memory demo"))
+    llm = ScriptedLLM(lookup_model())
+    async with open_memory(config, llm=llm, embedder=embedder) as memory:
+        before = await memory.management.list_facts(AGENT_ID, limit=1000)
+        if before:
+            console.print(
+                f"[bold green]This store already holds {len(before)} facts from an earlier run:"
+                " memory persisted across processes.[/]"
+            )
+        run = len(await memory.management.list_facts(AGENT_ID, status=None, limit=1000))
+        start = memory.clock.now() - timedelta(days=len(SESSIONS))
+        for day, session in enumerate(SESSIONS):
+            report = await _play(
+                memory, session, f"{session.session_id}-{run}", start + timedelta(days=day)
+            )
+            console.print(_report_table(session, report))
+        await _show_memory(memory, console)
+
+
+def _banner(store_path: Path, embedding_model: str) -> str:
+    return (
+        f"store: embedded SQLite at [bold]{store_path}[/]\n"
+        f"embeddings: [bold]{embedding_model}[/]\n"
+        "LLM: [bold yellow]offline scripted model[/] — its answers for this story ship with "
+        "eden-memory;\n     no provider is called (configure one to run your own conversations)"
+    )
+
+
+async def _play(
+    memory: MemoryService, session: DemoSession, session_id: str, at: datetime
+) -> FormationReport | None:
+    conv = memory.conversation(AGENT, session_id, session.users)
+    await memory.start_session(conv)
+    messages = [
+        Message(
+            id=f"{session_id}-{i}",
+            role=Role(role),
+            text=text,
+            sent_at=at + timedelta(minutes=i),
+            author_id=author,
+        )
+        for i, (role, author, text) in enumerate(session.turns)
+    ]
+    await memory.record_messages(conv, messages, background=False)
+    return await memory.end_session(conv)
+
+
+def _report_table(session: DemoSession, report: FormationReport | None) -> Table:
+    table = Table(title=f"{session.title}  ({', '.join(session.users)})", show_header=False)
+    if report is None:
+        table.add_row("formation", "nothing to form")
+        return table
+    d = report.decisions
+    table.add_row("messages formed", str(report.messages))
+    table.add_row(
+        "facts extracted", f"{report.facts_extracted}  (rejected: {len(report.facts_rejected)})"
+    )
+    table.add_row("exact duplicates dropped", str(report.exact_duplicates))
+    table.add_row(
+        "dedup decisions",
+        f"ADD {d.get('ADD', 0)} · UPDATE {d.get('UPDATE', 0)} · "
+        f"DELETE {d.get('DELETE', 0)} · NONE {d.get('NONE', 0)}",
+    )
+    table.add_row(
+        "reflections", ", ".join(f"{k} {v}" for k, v in report.reflections.items()) or "-"
+    )
+    table.add_row(
+        "consolidations",
+        ", ".join(f"{c.scope_key} → v{c.version}" for c in report.consolidations) or "-",
+    )
+    table.add_row(
+        "calls",
+        f"LLM {report.llm_calls} · embedding {report.embedding_calls} · "
+        f"tokens in {report.usage.input_tokens} / out {report.usage.output_tokens}",
+    )
+    table.add_row("formation time", f"{report.stage_seconds.get('total', 0.0) * 1000:.1f} ms")
+    return table
+
+
+async def _show_memory(memory: MemoryService, console: Console) -> None:
+    conv = memory.conversation(AGENT, "alice-next", ["alice"])
+    context = await memory.get_context(conv)
+    console.print(
+        Panel(
+            Syntax(context.xml, "xml", word_wrap=True),
+            title="Memory context for Alice's next session",
+        )
+    )
+    for user, queries in QUERIES:
+        found = await memory.search_facts(
+            memory.conversation(AGENT, f"{user}-search", [user]), list(queries)
+        )
+        table = Table(title=f"search_facts {list(queries)} as {user}")
+        table.add_column("score", justify="right")
+        table.add_column("scope")
+        table.add_column("fact")
+        for r in found.results:
+            table.add_row(f"{r.score:.4f}", r.fact.scope.value, r.fact.content)
+        if not found.results:
+            table.add_row("-", "-", "nothing visible to this user")
+        console.print(table)
+    retired = await memory.management.list_facts(AGENT_ID, status=FactStatus.RETIRED, limit=1000)
+    active = await memory.management.list_facts(AGENT_ID, limit=1000)
+    console.print(
+        f"[bold]{len(active)}[/] active facts, [bold]{len(retired)}[/] retired "
+        f"({'; '.join(f.content for f in retired) or 'none'}). Run the demo again: the memory "
+        "above is read back from disk."
+    )
