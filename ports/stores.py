@@ -30,7 +30,11 @@ Vector = Sequence[float]
 
 @dataclass(frozen=True)
 class FactHit:
-    """A fact found by a search, with its retriever's score (cosine, or keyword relevance)."""
+    """A fact found by a search, with its retriever's score.
+
+    Semantic scores are the cosine similarity in [-1, 1] (an engine that reports another
+    scale converts back); keyword scores are positive, larger is better.
+    """
 
     fact: Fact
     score: float
@@ -50,7 +54,8 @@ class FactQuery:
 
 class FactStore(Protocol):
     async def embedding_space(self) -> EmbeddingSpace | None:
-        """The space of the stored vectors, or None while the store holds none."""
+        """The space of the stored vectors, or None while the store holds none (an emptied
+        store forgets its space)."""
         ...
 
     async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
@@ -58,8 +63,10 @@ class FactStore(Protocol):
 
         An *active* fact whose scope key and content hash match an active stored fact is not
         stored again: the stored one is returned in its place (exact duplicates never exist,
-        even under concurrent writers). Vectors of another space than the store's raise
-        ``EmbeddingSpaceError``; the first insert into an empty store sets its space.
+        even under concurrent writers). A fact whose id is already stored is not stored again
+        either (a retried write is harmless): the stored one is returned. Vectors of another
+        space than the store's raise ``EmbeddingSpaceError``; the first insert into an empty
+        store sets its space.
         """
         ...
 
@@ -72,13 +79,15 @@ class FactStore(Protocol):
     async def known_hashes(
         self, agent_id: AgentId, user_id: UserId | None
     ) -> set[tuple[Scope, str]]:
-        """(scope, content hash) of the active facts of this agent, and of this user if given."""
+        """(scope, content hash) of this agent's active agent facts, plus the active user facts
+        of ``user_id`` when it is given."""
         ...
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
         """Replace a fact (and its vector, if given) iff its stored version is ``expected_version``.
 
-        Raises ``NotFoundError`` for an unknown id, ``ConflictError`` when the version moved.
+        Raises ``NotFoundError`` for an unknown id, ``ConflictError`` when the version moved or
+        when the change would make an active exact duplicate.
         """
         ...
 
@@ -233,7 +242,8 @@ class SessionStore(Protocol):
         min_messages: int,
         limit: int,
     ) -> Claim | None:
-        """Atomically take up to ``limit`` oldest pending messages for one worker.
+        """Atomically take up to ``limit`` oldest pending messages (by ``sent_at``, then recording
+        order) for one worker; an expired claim's messages can be taken again.
 
         Succeeds only when no unexpired claim exists and at least ``min_messages`` are pending;
         of any number of concurrent callers, at most one gets a claim.
@@ -245,7 +255,8 @@ class SessionStore(Protocol):
     ) -> None:
         """Finish a formation: buffer its reflections and mark its messages formed, together.
 
-        Raises ``ConflictError`` if the claim expired and another worker took the messages.
+        Raises ``ConflictError`` when the claim is no longer the session's current one (it
+        expired and another worker took the messages, or it was released).
         """
         ...
 
