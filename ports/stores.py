@@ -283,13 +283,16 @@ class SessionStore(Protocol):
         """Remove a session's messages and state; returns messages removed."""
         ...
 
-    async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int: ...
+    async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int:
+        """Remove one author's messages from every session of the agent; they are never formed."""
+        ...
 
 
 class RevisionStore(Protocol):
     async def revisions(self, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
         """A counter per scope key that moves on every change to its facts, reflections or blob.
 
+        Every requested key is returned: 0 before its first change, never going back.
         Context caches compare it to notice changes made by other sessions or processes.
         """
         ...

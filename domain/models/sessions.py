@@ -25,6 +25,7 @@ class SessionState(Record):
     agent_memory_enabled: bool = True
     memory_instructions: str = ""
     premium: bool = False
+    # Recorded and not yet formed, claimed ones included.
     pending_messages: int = Field(default=0, ge=0)
     pending_tokens: float = Field(default=0.0, ge=0.0)
     last_activity_at: datetime | None = None
