@@ -9,7 +9,7 @@ retired, and only after the fact that replaces it has been added.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from eden_memory.domain.errors import InvalidMemoryTextError
@@ -157,6 +157,8 @@ class _Planner:
     overrides: list[Override]
     touched: set[str]
     retired: set[str]
+    # Existing facts a new fact was judged already covered by: never retired by the same plan.
+    kept: set[str] = field(default_factory=set)
 
     def plan(self, index: int, decision: DedupDecision | None) -> None:
         fact = self.facts[index]
@@ -165,6 +167,11 @@ class _Planner:
             return
         if decision is None:
             self.fallback(index, None, "the LLM gave no decision for this fact")
+            return
+        try:
+            decision = replace(decision, action=DedupAction(decision.action))
+        except ValueError:
+            self.fallback(index, decision, f"unknown action {decision.action!r}")
             return
         if decision.action is DedupAction.ADD:
             content = self.text_or_none(decision) or fact.content
@@ -202,6 +209,7 @@ class _Planner:
         if target.fact_id in self.retired:
             self.fallback(index, decision, "its target is retired by this plan")
             return
+        self.kept.add(target.fact_id)
         self.operations.append(KeepExisting(index, target.fact_id))
 
     def update(self, index: int, decision: DedupDecision, target: Candidate) -> None:
@@ -211,6 +219,7 @@ class _Planner:
         elif target.fact_id in self.touched:
             self.fallback(index, decision, "its target is already changed by this plan")
         elif content_hash(text) == content_hash(target.content):
+            self.kept.add(target.fact_id)
             self.operations.append(KeepExisting(index, target.fact_id))
             self.overrides.append(
                 Override(index, decision, DedupAction.NONE, "the update changes nothing")
@@ -222,6 +231,9 @@ class _Planner:
     def retire(self, index: int, decision: DedupDecision, target: Candidate) -> None:
         if target.fact_id in self.touched:
             self.fallback(index, decision, "its target is already changed by this plan")
+            return
+        if target.fact_id in self.kept:
+            self.fallback(index, decision, "its target is kept as already known by this plan")
             return
         fact = self.facts[index]
         content = self.text_or_none(decision) or fact.content

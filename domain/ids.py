@@ -15,7 +15,8 @@ ReflectionId = NewType("ReflectionId", str)
 MessageId = NewType("MessageId", str)
 
 MAX_ID_LENGTH = 200
-_ID = re.compile(r"^[\w.:@+\-/=]+$", re.UNICODE)
+# \Z, not $: "$" would also match before a final newline and let "u1\n" through.
+_ID = re.compile(r"^[\w.:@+\-/=]+\Z", re.UNICODE)
 
 
 def check_id(value: object, what: str = "id") -> str:

@@ -7,6 +7,7 @@ rank 6 (1/66 ≈ 0.01515) and drops rank 7 (1/67 ≈ 0.01493).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,12 +38,15 @@ def rrf_scores(rankings: Sequence[Sequence[str]], k: int) -> list[tuple[str, flo
     """
     if k <= 0:
         raise ValueError("k must be positive")
-    scores: dict[str, float] = {}
+    parts: dict[str, list[float]] = {}
     best: dict[str, int] = {}
     for ranking in rankings:
         for rank, doc in enumerate(dict.fromkeys(ranking), start=1):
-            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+            parts.setdefault(doc, []).append(1.0 / (k + rank))
             best[doc] = min(best.get(doc, rank), rank)
+    # fsum is correctly rounded, so a score does not depend on the order of the lists
+    # (a running float sum does, by one unit in the last place).
+    scores = {doc: math.fsum(terms) for doc, terms in parts.items()}
     return sorted(scores.items(), key=lambda item: (-item[1], best[item[0]], item[0]))
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Self
 
-from eden_memory.domain.scopes import Scope
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from eden_memory.domain.scopes import Scope
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Positive = Annotated[int, Field(gt=0)]

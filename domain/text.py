@@ -85,7 +85,7 @@ def truncate_words(text: str, limit: int) -> str:
     for line in text.splitlines():
         words = word_count(line)
         if used + words > limit:
-            if not kept or used < limit // 2:
+            if used == 0 or used < limit // 2:
                 kept.append(" ".join(line.split()[: limit - used]))
             break
         kept.append(line)

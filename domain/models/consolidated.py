@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Self
 
+from pydantic import Field, field_validator, model_validator
+
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models.base import Record
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import blob_text
-from pydantic import Field, field_validator, model_validator
 
 
 class ConsolidatedMemory(Record):

@@ -6,11 +6,12 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Self
 
+from pydantic import Field, field_validator, model_validator
+
 from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
 from eden_memory.domain.models.base import Record
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
 from eden_memory.domain.text import content_hash, single_line
-from pydantic import Field, field_validator, model_validator
 
 
 class FactStatus(StrEnum):

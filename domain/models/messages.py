@@ -6,9 +6,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Self
 
+from pydantic import field_validator, model_validator
+
 from eden_memory.domain.ids import MessageId, check_id
 from eden_memory.domain.models.base import Record
-from pydantic import field_validator, model_validator
 
 MAX_MESSAGE_CHARS = 200_000
 

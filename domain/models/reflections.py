@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Self
 
+from pydantic import field_validator, model_validator
+
 from eden_memory.domain.ids import AgentId, MessageId, ReflectionId, SessionId, UserId, check_id
 from eden_memory.domain.models.base import Record
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import single_line
-from pydantic import field_validator, model_validator
 
 
 class Reflection(Record):

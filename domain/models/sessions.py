@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pydantic import Field
+
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models.base import Record
 from eden_memory.domain.models.messages import Message
 from eden_memory.domain.scopes import AgentMemoryConfig, SessionIdentity
-from pydantic import Field
 
 
 class SessionState(Record):

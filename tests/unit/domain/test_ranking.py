@@ -1,0 +1,201 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from eden_memory.domain.ranking import (
+    FusedHit,
+    Hit,
+    above,
+    fuse,
+    merge_queries,
+    rrf_scores,
+    single,
+)
+from tests.unit.domain.builders import PROPERTY
+
+DOCS = st.sampled_from([f"d{i}" for i in range(8)])
+RANKINGS = st.lists(st.lists(DOCS, max_size=8, unique=True), max_size=5)
+
+
+def fuse_default(semantic: list[Hit], keyword: list[Hit]) -> list[FusedHit]:
+    return fuse(
+        semantic, keyword, k=60, semantic_threshold=0.65, text_threshold=1.5, rrf_threshold=0.015
+    )
+
+
+def test_ranks_start_at_one() -> None:
+    assert rrf_scores([["a", "b"]], 60) == [("a", 1 / 61), ("b", 1 / 62)]
+
+
+def test_a_document_in_both_lists_sums_its_contributions() -> None:
+    scores = dict(rrf_scores([["a", "b"], ["b", "c"]], 60))
+    assert scores == {"a": 1 / 61, "b": 1 / 62 + 1 / 61, "c": 1 / 62}
+
+
+def test_a_repeat_within_a_list_counts_once() -> None:
+    assert rrf_scores([["a", "a", "b"]], 60) == [("a", 1 / 61), ("b", 1 / 62)]
+
+
+def test_k_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="k must be positive"):
+        rrf_scores([["a"]], 0)
+
+
+@PROPERTY
+@given(RANKINGS, st.integers(1, 100), st.data())
+def test_rrf_does_not_depend_on_the_order_of_its_lists(
+    rankings: list[list[str]], k: int, data: st.DataObject
+) -> None:
+    shuffled = data.draw(st.permutations(rankings))
+    assert rrf_scores(shuffled, k) == rrf_scores(rankings, k)
+    assert rrf_scores(list(reversed(rankings)), k) == rrf_scores(rankings, k)
+
+
+def beats(a: str, b: str, ranking: list[str]) -> bool:
+    """A beats B in a list: A is there at a better rank, or B is absent."""
+    if b not in ranking:
+        return True
+    return a in ranking and ranking.index(a) < ranking.index(b)
+
+
+@PROPERTY
+@given(RANKINGS, st.integers(1, 100))
+def test_rrf_never_ranks_a_document_below_one_it_beats_everywhere(
+    rankings: list[list[str]], k: int
+) -> None:
+    order = [doc for doc, _ in rrf_scores(rankings, k)]
+    for a in order:
+        for b in order:
+            if a != b and all(beats(a, b, ranking) for ranking in rankings):
+                assert order.index(a) < order.index(b)
+
+
+@PROPERTY
+@given(RANKINGS, st.integers(1, 100))
+def test_rrf_scores_every_listed_document_once_best_first(
+    rankings: list[list[str]], k: int
+) -> None:
+    fused = rrf_scores(rankings, k)
+    assert {doc for doc, _ in fused} == {doc for ranking in rankings for doc in ranking}
+    scores = [score for _, score in fused]
+    assert scores == sorted(scores, reverse=True)
+    assert all(0 < s <= len(rankings) / (k + 1) + 1e-12 for s in scores)
+
+
+def hits(n: int, score: float = 0.9) -> list[Hit]:
+    return [Hit(f"d{i}", score) for i in range(1, n + 1)]
+
+
+def test_with_k_60_and_threshold_0_015_rank_6_passes_and_rank_7_does_not() -> None:
+    semantic_only = fuse_default(hits(10), [])
+    assert [h.id for h in semantic_only] == [f"d{i}" for i in range(1, 7)]
+    keyword_only = fuse_default([], hits(10, score=3.0))
+    assert [h.id for h in keyword_only] == [f"d{i}" for i in range(1, 7)]
+    assert semantic_only[-1].rrf_score == 1 / 66
+
+
+@PROPERTY
+@given(
+    st.integers(1, 100),
+    st.integers(1, 40),
+    st.one_of(st.floats(0.001, 0.05), st.integers(2, 140).map(lambda n: 1 / n)),
+)
+def test_a_single_list_item_passes_iff_its_reciprocal_rank_clears_the_threshold(
+    k: int, rank: int, threshold: float
+) -> None:
+    fused = fuse(
+        hits(rank),
+        [],
+        k=k,
+        semantic_threshold=0.5,
+        text_threshold=1.0,
+        rrf_threshold=threshold,
+    )
+    passed = f"d{rank}" in {h.id for h in fused}
+    assert passed == (1 / (k + rank) >= threshold)
+
+
+def test_fusion_records_each_retrievers_rank_and_score() -> None:
+    fused = fuse_default([Hit("a", 0.9), Hit("b", 0.8)], [Hit("b", 4.0), Hit("c", 2.0)])
+    assert [h.id for h in fused] == ["b", "a", "c"]
+    b, a, c = fused
+    assert b == FusedHit("b", 1 / 62 + 1 / 61, 0.8, 2, 4.0, 1)
+    assert a == FusedHit("a", 1 / 61, 0.9, 1, None, None)
+    assert c == FusedHit("c", 1 / 62, None, None, 2.0, 2)
+
+
+def test_results_under_a_retrievers_threshold_take_no_rank() -> None:
+    fused = fuse_default([Hit("low", 0.5), Hit("a", 0.7)], [Hit("weak", 1.0)])
+    assert [(h.id, h.semantic_rank) for h in fused] == [("a", 1)]
+
+
+SCORED = st.lists(st.tuples(DOCS, st.floats(0, 5)), max_size=10).map(
+    lambda pairs: [Hit(doc, score) for doc, score in pairs]
+)
+
+
+@PROPERTY
+@given(SCORED, SCORED, st.floats(0, 0.04))
+def test_fused_results_cleared_every_threshold_and_come_best_first(
+    semantic: list[Hit], keyword: list[Hit], rrf_threshold: float
+) -> None:
+    fused = fuse(
+        semantic,
+        keyword,
+        k=60,
+        semantic_threshold=0.65,
+        text_threshold=1.5,
+        rrf_threshold=rrf_threshold,
+    )
+    ids = [h.id for h in fused]
+    assert len(ids) == len(set(ids))
+    passed = {h.id for h in semantic if h.score >= 0.65} | {h.id for h in keyword if h.score >= 1.5}
+    assert set(ids) <= passed
+    assert all(h.rrf_score >= rrf_threshold for h in fused)
+    assert [h.rrf_score for h in fused] == sorted((h.rrf_score for h in fused), reverse=True)
+
+
+def test_above_keeps_scores_at_or_over_the_threshold_in_order() -> None:
+    given_hits = [Hit("a", 0.5), Hit("b", 0.7), Hit("c", 0.65)]
+    assert above(given_hits, 0.65) == [Hit("b", 0.7), Hit("c", 0.65)]
+
+
+def test_a_single_retriever_is_thresholded_and_ranked_from_one() -> None:
+    semantic = single(
+        [Hit("a", 0.9), Hit("a", 0.8), Hit("b", 0.7), Hit("c", 0.1)], 0.65, semantic=True
+    )
+    assert semantic == [FusedHit("a", 0.9, 0.9, 1), FusedHit("b", 0.7, 0.7, 2)]
+    keyword = single([Hit("a", 2.0)], 1.5, semantic=False)
+    assert keyword == [FusedHit("a", 2.0, keyword_score=2.0, keyword_rank=1)]
+
+
+def test_merging_queries_keeps_each_document_once_with_its_best_score() -> None:
+    first = [FusedHit("a", 0.03), FusedHit("b", 0.02)]
+    second = [FusedHit("b", 0.032), FusedHit("c", 0.01)]
+    merged = merge_queries([first, second])
+    assert merged == [FusedHit("b", 0.032), FusedHit("a", 0.03), FusedHit("c", 0.01)]
+
+
+FUSED_LISTS = st.lists(
+    st.lists(st.tuples(DOCS, st.floats(0, 0.04)), max_size=8).map(
+        lambda pairs: [FusedHit(doc, score) for doc, score in pairs]
+    ),
+    max_size=3,
+)
+
+
+@PROPERTY
+@given(FUSED_LISTS)
+def test_merged_queries_have_no_duplicates_and_the_best_score_of_each(
+    per_query: list[list[FusedHit]],
+) -> None:
+    merged = merge_queries(per_query)
+    ids = [h.id for h in merged]
+    assert len(ids) == len(set(ids))
+    every = [h for hits_ in per_query for h in hits_]
+    assert set(ids) == {h.id for h in every}
+    for hit in merged:
+        assert hit.rrf_score == max(h.rrf_score for h in every if h.id == hit.id)
+    assert [h.rrf_score for h in merged] == sorted((h.rrf_score for h in merged), reverse=True)
