@@ -23,6 +23,7 @@ from eden_memory.application.inspection import (
     scope_stats,
 )
 from eden_memory.application.lifecycle import Lifecycle, Recorded
+from eden_memory.application.maintenance import reembed
 from eden_memory.application.management import Management
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
@@ -193,6 +194,17 @@ class MemoryService:
         report = await erase_user(self.store, agent_id, user_id)
         self._context.clear()
         return report
+
+    async def reembed(
+        self,
+        agent_ids: Sequence[str],
+        batch_size: int = 256,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Move these agents' facts to this service's embedder (after changing models)."""
+        moved = await reembed(self.store, self.embedder, agent_ids, batch_size, on_progress)
+        self._context.clear()
+        return moved
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
         return export_agent(self.store, agent_id, self.clock.now())

@@ -27,12 +27,14 @@ class LookupModel:
     """What the model finds in each message, and how it judges duplicates.
 
     ``facts``: message text → [(fact, scope)]; ``notes``: message text → [(scope, note)];
-    ``dedup``: new fact → (action, target fact text, final text).
+    ``dedup``: new fact → (action, target fact text, final text); ``replaces``: a note → the
+    older note a consolidation should drop for it (newer information wins).
     """
 
     facts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     notes: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     dedup: dict[str, tuple[str, str | None, str | None]] = field(default_factory=dict)
+    replaces: dict[str, str] = field(default_factory=dict)
     yield_control: bool = True
 
     async def __call__(self, request: LLMRequest, schema: type[BaseModel]) -> dict[str, Any]:
@@ -81,13 +83,13 @@ class LookupModel:
 
     def _consolidate(self, prompt: str) -> dict[str, Any]:
         current = _between(prompt, "<current_memory", "</current_memory>")
-        kept = [
-            line for line in current.split("\n")[1:] if line.strip() and not line.startswith("(")
-        ]
+        kept = [line for line in current.split("\n") if line.strip() and not line.startswith("(")]
         notes = [
             line for line in _between(prompt, "<new_notes>", "</new_notes>").split("\n") if line
         ]
-        return {"content": "\n".join(dict.fromkeys([*kept, *notes]))}
+        stale = {f"- {self.replaces[n[2:]]}" for n in notes if n[2:] in self.replaces}
+        merged = [line for line in dict.fromkeys([*kept, *notes]) if line not in stale]
+        return {"content": "\n".join(merged)}
 
 
 def _conversation(prompt: str) -> list[tuple[int, str]]:

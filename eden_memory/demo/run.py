@@ -30,19 +30,19 @@ async def run_demo(store_path: Path, console: Console) -> None:
     console.print(Panel.fit(_banner(store_path, embedder.space.model), title="eden-memory demo"))
     llm = ScriptedLLM(lookup_model())
     async with open_memory(config, llm=llm, embedder=embedder) as memory:
-        before = await memory.management.list_facts(AGENT_ID, limit=1000)
+        before = await memory.management.list_facts(AGENT_ID, status=None, limit=1000)
         if before:
             console.print(
-                f"[bold green]This store already holds {len(before)} facts from an earlier run:"
-                " memory persisted across processes.[/]"
+                f"[bold green]This store already holds {len(before)} facts from an earlier run: "
+                "the memory below was read back from disk, not formed again.[/] "
+                "(Start over with --fresh.)"
             )
-        run = len(await memory.management.list_facts(AGENT_ID, status=None, limit=1000))
-        start = memory.clock.now() - timedelta(days=len(SESSIONS))
-        for day, session in enumerate(SESSIONS):
-            report = await _play(
-                memory, session, f"{session.session_id}-{run}", start + timedelta(days=day)
-            )
-            console.print(_report_table(session, report))
+        else:
+            start = memory.clock.now() - timedelta(days=len(SESSIONS))
+            for day, session in enumerate(SESSIONS):
+                at = start + timedelta(days=day)
+                report = await _play(memory, session, session.session_id, at)
+                console.print(_report_table(session, report))
         await _show_memory(memory, console)
 
 
@@ -132,6 +132,6 @@ async def _show_memory(memory: MemoryService, console: Console) -> None:
     active = await memory.management.list_facts(AGENT_ID, limit=1000)
     console.print(
         f"[bold]{len(active)}[/] active facts, [bold]{len(retired)}[/] retired "
-        f"({'; '.join(f.content for f in retired) or 'none'}). Run the demo again: the memory "
-        "above is read back from disk."
+        f"({'; '.join(f.content for f in retired) or 'none'}). Run the demo again to see it "
+        "read back from disk."
     )

@@ -143,6 +143,11 @@ def lookup_model() -> LookupModel:
                 ("session", "Budget corrected during this session"),
             ],
         },
+        replaces={
+            "Alice now prefers longer, detailed answers": (
+                "Alice wants short answers; she reads on her phone"
+            ),
+        },
         dedup={
             "The Aurora festival budget is 45000 euros": (
                 "DELETE",

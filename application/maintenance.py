@@ -1,0 +1,42 @@
+"""Maintenance: moving stored facts to a new embedding model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from eden_memory.application.calls import embed
+from eden_memory.application.reports import Usage
+from eden_memory.domain.ids import AgentId
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.stores import FactQuery, MemoryStore
+
+
+async def reembed(
+    store: MemoryStore,
+    embedder: Embedder,
+    agent_ids: Sequence[str],
+    batch_size: int = 256,
+    on_progress: Callable[[int], None] | None = None,
+) -> int:
+    """Embed every fact of these agents again with ``embedder``; returns facts moved.
+
+    The store switches to the new space at the first batch; facts not yet moved stay out of
+    semantic search (never mixed) until their batch is written.
+    """
+    moved = 0
+    for agent_id in agent_ids:
+        offset = 0
+        while True:
+            query = FactQuery(AgentId(agent_id), status=None, limit=batch_size, offset=offset)
+            page = await store.list_facts(query)
+            if not page:
+                break
+            vectors = await embed(embedder, [f.content for f in page], Usage())
+            await store.reembed_facts(
+                embedder.space, {f.id: v for f, v in zip(page, vectors, strict=True)}
+            )
+            moved += len(page)
+            offset += len(page)
+            if on_progress is not None:
+                on_progress(len(page))
+    return moved

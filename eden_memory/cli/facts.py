@@ -1,0 +1,118 @@
+"""``eden-memory facts``: list, show, edit, delete, history."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from eden_memory.application.service import MemoryService
+from eden_memory.cli.runtime import State
+from eden_memory.domain.ages import age_label
+from eden_memory.domain.models import Fact, FactStatus
+from eden_memory.domain.scopes import Scope
+
+app = typer.Typer(help="Read and manage facts.", no_args_is_help=True)
+out = Console()
+Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
+FactIdArg = Annotated[str, typer.Argument(help="Fact id.")]
+
+
+def _table(facts: list[Fact], memory: MemoryService) -> Table:
+    now = memory.clock.now()
+    table = Table()
+    for column in ("id", "scope", "user", "status", "v", "formed", "content"):
+        table.add_column(column)
+    for f in facts:
+        table.add_row(
+            f.id,
+            f.scope.value,
+            f.user_id or "",
+            f.status.value,
+            str(f.version),
+            age_label(f.formed_at, now),
+            f.content,
+        )
+    return table
+
+
+@app.command("list")
+def list_facts(
+    ctx: typer.Context,
+    agent: Agent,
+    user: Annotated[str | None, typer.Option(help="Only this user's facts.")] = None,
+    scope: Annotated[Scope | None, typer.Option(help="user or agent.")] = None,
+    status: Annotated[str, typer.Option(help="active, retired or all.")] = "active",
+    limit: int = 50,
+) -> None:
+    """List facts, newest first."""
+    wanted = None if status == "all" else FactStatus(status)
+
+    async def work(memory: MemoryService) -> None:
+        facts = await memory.management.list_facts(
+            agent, user_id=user, scope=scope, status=wanted, limit=limit
+        )
+        out.print(_table(facts, memory))
+
+    ctx.ensure_object(State).run(work)
+
+
+@app.command()
+def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
+    """Show one fact with all its fields."""
+
+    async def work(memory: MemoryService) -> None:
+        fact = await memory.management.get_fact(agent, fact_id)
+        out.print_json(fact.model_dump_json())
+
+    ctx.ensure_object(State).run(work)
+
+
+@app.command()
+def edit(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, text: str) -> None:
+    """Change a fact's text (re-embedded; the old text stays in its history)."""
+
+    async def work(memory: MemoryService) -> None:
+        fact = await memory.management.edit_fact(agent, fact_id, text)
+        out.print(f"fact {fact.id} is now version {fact.version}: {fact.content}")
+
+    ctx.ensure_object(State).run(work)
+
+
+@app.command()
+def delete(
+    ctx: typer.Context,
+    agent: Agent,
+    fact_id: FactIdArg,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask.")] = False,
+) -> None:
+    """Delete a fact for good."""
+    if not yes:
+        typer.confirm(f"Delete fact {fact_id} for good?", abort=True)
+
+    async def work(memory: MemoryService) -> None:
+        await memory.management.delete_fact(agent, fact_id)
+        out.print(f"deleted {fact_id}")
+
+    ctx.ensure_object(State).run(work)
+
+
+@app.command()
+def history(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
+    """Every text the fact has had, oldest first."""
+
+    async def work(memory: MemoryService) -> None:
+        table = Table("version", "until", "content", "reason")
+        revisions = await memory.management.fact_history(agent, fact_id)
+        for i, r in enumerate(revisions):
+            until = (
+                "current"
+                if i == len(revisions) - 1
+                else r.replaced_at.isoformat(timespec="seconds")
+            )
+            table.add_row(str(r.version), until, r.content, r.reason)
+        out.print(table)
+
+    ctx.ensure_object(State).run(work)

@@ -1,0 +1,207 @@
+"""The top-level commands: demo, context, search, stats, consolidation, cold sessions,
+export, import and re-embedding."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from eden_memory.application.search import SearchMode
+from eden_memory.application.service import MemoryService
+from eden_memory.cli.runtime import State
+from eden_memory.domain.scopes import AgentMemoryConfig
+
+out = Console()
+Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
+Session = Annotated[str, typer.Option("--session", "-s", help="Session id.")]
+Users = Annotated[
+    list[str], typer.Option("--user", "-u", help="A user of the session (repeat for a group).")
+]
+OptUser = Annotated[str | None, typer.Option("--user", "-u", help="User id.")]
+OptSession = Annotated[str | None, typer.Option("--session", "-s", help="Session id.")]
+
+
+def demo(
+    ctx: typer.Context,
+    store: Annotated[Path, typer.Option(help="Where the demo keeps its memory.")] = Path(
+        ".eden-memory/demo.db"
+    ),
+    fresh: Annotated[bool, typer.Option(help="Delete the demo's store first.")] = False,
+) -> None:
+    """Run a multi-session conversation through the whole pipeline into a store on disk."""
+    from eden_memory.demo.run import run_demo
+
+    if fresh:
+        for path in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
+            path.unlink(missing_ok=True)
+    asyncio.run(run_demo(store, out))
+
+
+def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []) -> None:  # noqa: B006
+    """Print the memory context XML a prompt of this session would get."""
+
+    async def work(memory: MemoryService) -> None:
+        found = await memory.get_context(
+            memory.conversation(AgentMemoryConfig(agent), session, user)
+        )
+        out.print(found.xml or "(no memory yet)", markup=False, highlight=False)
+
+    ctx.ensure_object(State).run(work)
+
+
+def search(
+    ctx: typer.Context,
+    queries: Annotated[list[str], typer.Argument(help="1 to 3 queries.")],
+    agent: Agent,
+    session: Session = "cli",
+    user: Users = [],  # noqa: B006
+    top_k: Annotated[int, typer.Option(help="Results per query.")] = 10,
+    mode: SearchMode = SearchMode.HYBRID,
+    debug: bool = False,
+) -> None:
+    """search_facts, as the agent's tool would run it."""
+
+    async def work(memory: MemoryService) -> None:
+        conv = memory.conversation(AgentMemoryConfig(agent), session, user)
+        found = await memory.search_facts(conv, queries, top_k, debug=debug, mode=mode)
+        table = Table("score", "semantic", "keyword", "scope", "content")
+        for r in found.results:
+            table.add_row(
+                f"{r.score:.4f}",
+                _num(r.semantic_score),
+                _num(r.keyword_score),
+                r.fact.scope.value,
+                r.fact.content,
+            )
+        out.print(table)
+        if found.debug is not None:
+            out.print({k: f"{v * 1000:.2f} ms" for k, v in found.debug.seconds.items()})
+
+    ctx.ensure_object(State).run(work)
+
+
+def _num(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}"
+
+
+def stats(
+    ctx: typer.Context, agent: Agent, user: OptUser = None, session: OptSession = None
+) -> None:
+    """Word counts, buffers, versions and fact counts per scope."""
+
+    async def work(memory: MemoryService) -> None:
+        table = Table(
+            "scope", "blob words", "limit", "version", "buffered", "facts", "last consolidated"
+        )
+        for s in await memory.stats(agent, user, session):
+            table.add_row(
+                s.key.as_text(),
+                str(s.consolidated_words),
+                str(s.word_limit),
+                str(s.consolidated_version),
+                str(s.buffered_reflections),
+                "" if s.active_facts is None else str(s.active_facts),
+                s.last_consolidated_at.isoformat(timespec="seconds")
+                if s.last_consolidated_at
+                else "",
+            )
+        out.print(table)
+
+    ctx.ensure_object(State).run(work)
+
+
+def consolidation_status(
+    ctx: typer.Context, agent: Agent, user: OptUser = None, session: OptSession = None
+) -> None:
+    """Buffer size against threshold per scope."""
+
+    async def work(memory: MemoryService) -> None:
+        table = Table("scope", "buffered", "threshold", "due")
+        for s in await memory.consolidation_status(agent, user, session):
+            table.add_row(
+                s.key.as_text(), str(s.buffered), str(s.threshold), "yes" if s.due else "no"
+            )
+        out.print(table)
+
+    ctx.ensure_object(State).run(work)
+
+
+def process_cold(ctx: typer.Context, limit: int = 100) -> None:
+    """Form every session quiet for the cold interval (for a scheduler; safe in parallel)."""
+
+    async def work(memory: MemoryService) -> None:
+        reports = await memory.process_cold_sessions(limit=limit)
+        out.print(f"formed {len(reports)} cold session(s)")
+
+    ctx.ensure_object(State).run(work)
+
+
+def export(
+    ctx: typer.Context,
+    agent: Agent,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File (default: stdout).")
+    ] = None,
+) -> None:
+    """Export one agent's memory as JSON Lines."""
+
+    async def work(memory: MemoryService) -> None:
+        lines = [line async for line in memory.export(agent)]
+        text = "\n".join(lines) + "\n"
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            output.write_text(text, encoding="utf-8")
+            out.print(f"wrote {len(lines) - 1} records to {output}", highlight=False)
+
+    ctx.ensure_object(State).run(work)
+
+
+def import_(
+    ctx: typer.Context, source: Annotated[Path, typer.Argument(exists=True, dir_okay=False)]
+) -> None:
+    """Import an export file (validated in full before anything is written)."""
+
+    async def work(memory: MemoryService) -> None:
+        lines = source.read_text(encoding="utf-8").splitlines()
+        report = await memory.import_lines(lines)
+        out.print(report)
+
+    ctx.ensure_object(State).run(work)
+
+
+def reembed(
+    ctx: typer.Context,
+    agent: Annotated[
+        list[str], typer.Option("--agent", "-a", help="Agent id (repeat for several).")
+    ],
+    batch: int = 256,
+) -> None:
+    """Embed an agent's facts again with the configured embedder (after changing models)."""
+
+    async def work(memory: MemoryService) -> None:
+        with Progress(console=out) as progress:
+            task = progress.add_task("re-embedding", total=None)
+            moved = await memory.reembed(agent, batch, lambda n: progress.advance(task, n))
+        out.print(f"re-embedded {moved} facts with {memory.embedder.space.model}")
+
+    ctx.ensure_object(State).run(work)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(demo)
+    app.command()(context)
+    app.command()(search)
+    app.command()(stats)
+    app.command("consolidation-status")(consolidation_status)
+    app.command("process-cold")(process_cold)
+    app.command()(export)
+    app.command("import")(import_)
+    app.command()(reembed)

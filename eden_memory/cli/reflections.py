@@ -1,0 +1,70 @@
+"""``eden-memory reflections``: the buffered notes of a scope."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from eden_memory.application.service import MemoryService
+from eden_memory.cli.runtime import State
+from eden_memory.domain.scopes import ScopeKey
+
+app = typer.Typer(help="Read and manage reflections (buffered notes).", no_args_is_help=True)
+out = Console()
+Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
+
+
+def scope_key(agent: str, user: str | None, session: str | None) -> ScopeKey | None:
+    if user and session:
+        raise typer.BadParameter("give --user or --session, not both")
+    if user:
+        return ScopeKey.user(agent, user)
+    if session:
+        return ScopeKey.session(agent, session)
+    return None
+
+
+@app.command("list")
+def list_reflections(
+    ctx: typer.Context,
+    agent: Agent,
+    user: Annotated[str | None, typer.Option(help="A user's notes.")] = None,
+    session: Annotated[str | None, typer.Option(help="A session's notes.")] = None,
+    absorbed: Annotated[bool, typer.Option("--all", help="Absorbed ones too.")] = False,
+) -> None:
+    """List reflections, oldest first (all scopes of the agent unless narrowed)."""
+    key = scope_key(agent, user, session)
+
+    async def work(memory: MemoryService) -> None:
+        table = Table("id", "scope", "owner", "absorbed", "content")
+        for r in await memory.management.list_reflections(agent, key, include_absorbed=absorbed):
+            owner = r.user_id or r.session_id or ""
+            table.add_row(r.id, r.scope.value, owner, "yes" if r.absorbed else "", r.content)
+        out.print(table)
+
+    ctx.ensure_object(State).run(work)
+
+
+@app.command()
+def edit(ctx: typer.Context, agent: Agent, reflection_id: str, text: str) -> None:
+    """Edit a buffered (not yet absorbed) reflection."""
+
+    async def work(memory: MemoryService) -> None:
+        r = await memory.management.edit_reflection(agent, reflection_id, text)
+        out.print(f"{r.id}: {r.content}")
+
+    ctx.ensure_object(State).run(work)
+
+
+@app.command()
+def delete(ctx: typer.Context, agent: Agent, reflection_id: str) -> None:
+    """Delete a buffered (not yet absorbed) reflection."""
+
+    async def work(memory: MemoryService) -> None:
+        await memory.management.delete_reflection(agent, reflection_id)
+        out.print(f"deleted {reflection_id}")
+
+    ctx.ensure_object(State).run(work)
