@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
@@ -79,6 +80,8 @@ class FactSearch:
     embedder: Embedder
     clock: Clock
     settings: SearchSettings
+    # Access counts are bookkeeping: a host may run them off the caller's path.
+    defer: Callable[[Coroutine[Any, Any, None]], None] | None = None
 
     async def search(
         self,
@@ -110,8 +113,12 @@ class FactSearch:
             for h in merged
         ]
         started = time.perf_counter()
-        await self.store.record_access([r.fact.id for r in results], self.clock.now())
-        seconds["access_tracking"] = time.perf_counter() - started
+        tracking = self.store.record_access([r.fact.id for r in results], self.clock.now())
+        if self.defer is None:
+            await tracking
+            seconds["access_tracking"] = time.perf_counter() - started
+        else:
+            self.defer(tracking)
         if not debug:
             return SearchResponse(results)
         info = SearchDebug(mode.value, self._thresholds(thresholds), [d for d, _, _ in per_query])

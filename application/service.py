@@ -7,8 +7,9 @@ end, cold-session processing for a scheduler, and the management calls.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from eden_memory.application.background import BackgroundTasks
 from eden_memory.application.calls import ModelRouter
@@ -60,15 +61,20 @@ class MemoryService:
             else ModelRouter.single(llm, self.settings.models)
         )
         self._context = ContextAssembler(store, clock, self.settings)
-        self._search = FactSearch(store, embedder, clock, self.settings.search)
         formation = Formation(
             store, embedder, models, clock, self.settings, self._context.invalidate
         )
         self.background = BackgroundTasks()
+        self._search = FactSearch(
+            store, embedder, clock, self.settings.search, defer=self._track_access
+        )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(formation, self.background, self._keep(on_report))
         self.management = Management(store, embedder, clock, self.settings)
         self.embedder = embedder
+
+    def _track_access(self, work: Coroutine[Any, Any, None]) -> None:
+        self.background.spawn(work, name="record-access")
 
     def _keep(
         self, hook: Callable[[FormationReport], None] | None
