@@ -1,0 +1,38 @@
+"""The MongoDB store: Atlas Vector Search and Atlas Search at scale, any MongoDB server below.
+
+Needs the ``mongo`` extra (``pip install 'eden-memory[mongo]'``). Setup and operations
+are in ``docs/atlas.md``.
+"""
+
+from __future__ import annotations
+
+from eden_memory.domain.errors import MissingExtraError
+
+try:
+    import pymongo  # noqa: F401
+except ImportError as error:  # pragma: no cover - depends on the installation
+    raise MissingExtraError("The MongoDB store", "mongo", "pymongo") from error
+
+from eden_memory.adapters.stores.mongo.index_setup import (
+    IndexReport,
+    index_definitions,
+    setup_indexes,
+)
+from eden_memory.adapters.stores.mongo.options import (
+    CollectionNames,
+    IdMode,
+    MongoStoreOptions,
+    SearchIndexNames,
+)
+from eden_memory.adapters.stores.mongo.store import MongoStore
+
+__all__ = [
+    "CollectionNames",
+    "IdMode",
+    "IndexReport",
+    "MongoStore",
+    "MongoStoreOptions",
+    "SearchIndexNames",
+    "index_definitions",
+    "setup_indexes",
+]

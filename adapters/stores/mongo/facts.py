@@ -1,0 +1,154 @@
+"""Facts: written once per scope key and hash, changed by compare-and-set on ``version``.
+
+Exact duplicates are stopped by the unique partial index ``fact_active_hash`` (one active
+fact per scope key and content hash), not by a read before the write: two workers adding
+the same sentence at once both get the one stored fact back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from eden_memory.adapters.stores.mongo.codec import time_update
+from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.documents import (
+    fact_document,
+    fact_from_document,
+    key_filter,
+)
+from eden_memory.adapters.stores.mongo.errors import DuplicateKey
+from eden_memory.adapters.stores.mongo.spaces import SpaceMethods
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
+from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.models import Fact, FactStatus
+from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
+from eden_memory.ports.stores import Vector
+
+NO_VECTOR = {"embedding": 0}
+KEY_FIELDS = {"agent_id": 1, "scope": 1, "user_id": 1}
+
+
+class FactMethods(SpaceMethods):
+    ctx: MongoContext
+
+    async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
+        if len(facts) != len(vectors):
+            raise InvalidInputError("add_facts needs exactly one vector per fact")
+        if not facts:
+            return []
+        spaces = [EmbeddingSpace(f.embedding_model, f.embedding_dim) for f in facts]
+        for space, vector in zip(spaces, vectors, strict=True):
+            space.check_vector(len(vector))
+        for space in dict.fromkeys(spaces):
+            await self.claim_space(space)
+        documents = [fact_document(f, self.ctx.ids, v) for f, v in zip(facts, vectors, strict=True)]
+        refused = await self.ctx.facts.insert_many(documents)
+        stored = [
+            await self._stored_instead(fact, documents[i]) if i in refused else fact
+            for i, fact in enumerate(facts)
+        ]
+        await self.ctx.bump(f.key for i, f in enumerate(facts) if i not in refused)
+        return stored
+
+    async def _stored_instead(self, fact: Fact, document: dict[str, Any]) -> Fact:
+        """The fact that holds this one's place: same key and hash, or the same id."""
+        if fact.is_active:
+            same = {**key_filter(fact.key, self.ctx.ids, with_session=False)}
+            same.update(content_hash=fact.content_hash, status=FactStatus.ACTIVE.value)
+            found = await self.ctx.facts.find_one(same, NO_VECTOR)
+            if found is not None:
+                return fact_from_document(found, self.ctx.ids)
+        found = await self.ctx.facts.find_one({"_id": document["_id"]}, NO_VECTOR)
+        if found is not None:
+            return fact_from_document(found, self.ctx.ids)
+        # The record in the way vanished meanwhile: write this one after all.
+        if await self.ctx.facts.insert_one(document):
+            await self.ctx.bump([fact.key])
+            return fact
+        raise ConflictError(f"fact {fact.id} collides with a concurrent write; retry")
+
+    async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
+        wanted = [self.ctx.ids.record(i, "fact id") for i in ids]
+        found = await self.ctx.facts.find({"_id": {"$in": wanted}}, NO_VECTOR)
+        by_id = {d["_id"]: fact_from_document(d, self.ctx.ids) for d in found}
+        return [by_id[i] for i in wanted if i in by_id]
+
+    async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]:
+        wanted = [self.ctx.ids.record(i, "fact id") for i in ids]
+        found = await self.ctx.facts.find({"_id": {"$in": wanted}}, {"embedding": 1})
+        return {FactId(d["_id"]): list(d["embedding"]) for d in found if "embedding" in d}
+
+    async def known_hashes(
+        self, agent_id: AgentId, user_id: UserId | None
+    ) -> set[tuple[Scope, str]]:
+        ids = self.ctx.ids
+        owners: list[dict[str, Any]] = [{"scope": Scope.AGENT.value}]
+        if user_id is not None:
+            owners.append({"scope": Scope.USER.value, "user_id": ids.owner(user_id, "user_id")})
+        query = {
+            "agent_id": ids.owner(agent_id, "agent_id"),
+            "status": FactStatus.ACTIVE.value,
+            "$or": owners,
+        }
+        found = await self.ctx.facts.find(query, {"scope": 1, "content_hash": 1})
+        return {(Scope(d["scope"]), str(d["content_hash"])) for d in found}
+
+    async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
+        if vector is not None:
+            space = EmbeddingSpace(fact.embedding_model, fact.embedding_dim)
+            space.check_vector(len(vector))
+            await self.claim_space(space)
+        document = fact_document(fact, self.ctx.ids, vector)
+        fact_id = document.pop("_id")
+        before = await self.ctx.facts.find_one({"_id": fact_id}, KEY_FIELDS)
+        if before is None:
+            raise NotFoundError(f"no fact with id {fact_id!r}")
+        document.setdefault("_us", {})
+        try:
+            matched, _ = await self.ctx.facts.update_one(
+                {"_id": fact_id, "version": expected_version}, {"$set": document}
+            )
+        except DuplicateKey as error:
+            raise ConflictError(
+                f"an identical active fact already exists in {fact.key.as_text()}"
+            ) from error
+        if not matched:
+            raise ConflictError(f"fact {fact_id} is no longer at version {expected_version}")
+        await self.ctx.bump([fact.key, self._key_of(before)])
+        return fact
+
+    def _key_of(self, document: dict[str, Any]) -> ScopeKey:
+        """The scope key of a stored fact, from its key fields."""
+        agent, user = str(document["agent_id"]), self.ctx.ids.read(document.get("user_id"))
+        if Scope(document["scope"]) is Scope.USER and user is not None:
+            return ScopeKey.user(agent, user)
+        return ScopeKey.agent(agent)
+
+    async def count_facts(self, key: ScopeKey) -> int:
+        if key.scope not in FACT_SCOPES:
+            return 0
+        query = {**key_filter(key, self.ctx.ids, with_session=False)}
+        query["status"] = FactStatus.ACTIVE.value
+        return await self.ctx.facts.count(query)
+
+    async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:
+        wanted = list(dict.fromkeys(self.ctx.ids.record(i, "fact id") for i in ids))
+        if not wanted:
+            return
+        update = time_update("last_accessed_at", now)
+        update["$inc"] = {"access_count": 1}
+        await self.ctx.facts.update_many({"_id": {"$in": wanted}}, update, retry=False)
+
+    async def delete_facts(self, ids: Sequence[FactId]) -> int:
+        wanted = list(dict.fromkeys(self.ctx.ids.record(i, "fact id") for i in ids))
+        if not wanted:
+            return 0
+        keys = [
+            self._key_of(d) for d in await self.ctx.facts.find({"_id": {"$in": wanted}}, KEY_FIELDS)
+        ]
+        removed = await self.ctx.facts.delete_many({"_id": {"$in": wanted}})
+        await self.ctx.bump(keys)
+        return removed

@@ -1,0 +1,81 @@
+"""Hybrid search in one call: server-side ``$rankFusion`` where asked for, local RRF elsewhere.
+
+Not part of the store port (the search use case fuses the two rankings itself, with its
+thresholds); offered for hosts that query the store directly and want one round trip on
+MongoDB 8.0+. ``$rankFusion`` fixes k at 60 and ranks from 1, exactly the domain's
+convention (``domain.ranking.rrf_scores``), so both paths rank alike on the same lists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from pymongo.errors import OperationFailure, PyMongoError
+
+from eden_memory.adapters.stores.mongo import pipelines
+from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.errors import translate
+from eden_memory.adapters.stores.mongo.search import SearchMethods
+from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
+from eden_memory.domain.models import Fact
+from eden_memory.domain.ranking import rrf_scores
+from eden_memory.domain.scopes import FactVisibility
+from eden_memory.ports.stores import FactHit, Vector
+
+UNKNOWN_STAGE = 40324
+
+
+class FusionMethods(SearchMethods):
+    ctx: MongoContext
+
+    async def hybrid_search(
+        self, text: str, vector: Vector, visibility: FactVisibility, limit: int
+    ) -> list[FactHit]:
+        """Visible active facts by Reciprocal Rank Fusion (k = 60) of both rankings.
+
+        Each hit's score is its RRF score. With ``use_rank_fusion`` and a server that has
+        Atlas Search and ``$rankFusion``, the fusion runs on the server.
+        """
+        if limit <= 0 or visibility.is_empty:
+            return []
+        if self.ctx.options.use_rank_fusion and self.ctx.rank_fusion is not False:
+            fused = await self._on_server(text, vector, visibility, limit)
+            if fused is not None:
+                return fused
+        semantic, keyword = await asyncio.gather(
+            self.semantic_search(vector, visibility, limit),
+            self.keyword_search(text, visibility, limit),
+        )
+        rankings = [[h.fact.id for h in semantic], [h.fact.id for h in keyword]]
+        facts: dict[str, Fact] = {h.fact.id: h.fact for h in [*semantic, *keyword]}
+        ranked = rrf_scores(rankings, pipelines.RANK_FUSION_K)[:limit]
+        return [FactHit(facts[doc], score) for doc, score in ranked]
+
+    async def _on_server(
+        self, text: str, vector: Vector, visibility: FactVisibility, limit: int
+    ) -> list[FactHit] | None:
+        space = await self.embedding_space()
+        if space is None or not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw):
+            return None
+        space.check_vector(len(vector))
+        opts, ids = self.ctx.options, self.ctx.ids
+        semantic = pipelines.vector_stage(
+            opts.search_indexes.vector,
+            vector,
+            visible_active(visibility, ids, space.model),
+            limit,
+            opts.num_candidates(limit),
+        )
+        keyword = pipelines.search_stage(
+            opts.search_indexes.text, text, search_clauses(visibility, ids)
+        )
+        pipeline = pipelines.rank_fusion([semantic], [keyword, {"$limit": limit}], limit)
+        try:
+            documents = await self.ctx.driver.aggregate(self.ctx.facts.raw, pipeline)
+        except PyMongoError as error:
+            if isinstance(error, OperationFailure) and error.code == UNKNOWN_STAGE:
+                self.ctx.rank_fusion = False  # Atlas before 8.0: fuse locally from now on
+                return None
+            raise translate(error, "$rankFusion") from error
+        self.ctx.rank_fusion = True
+        return self._hits(documents, cosine=False)

@@ -1,0 +1,90 @@
+"""Keyword ranking without Atlas Search: BM25 over the visible candidates, fuzzy like Atlas.
+
+Terms are split as Atlas's ``lucene.standard`` analyser splits them (lower-cased words,
+punctuation dropped, no stemming). A query term matches a document term exactly or, as
+Atlas's ``fuzzy: {maxEdits: 1}`` does, at one edit (insert, delete, substitute, swap) for
+terms of four or more characters, discounted like a Lucene fuzzy expansion
+(``1 - 1 / shorter length``).
+
+Calibration. Inverse document frequency is smoothed with a prior of ``BACKGROUND``
+documents that contain none of the terms: a user's first few facts rank a distinctive word
+the way a large store does, instead of scoring near zero because the corpus is tiny. With
+the threshold 1.5 (``FALLBACK_TEXT_THRESHOLD``), one exact occurrence of a query term in a
+fact of average length clears the floor while the term occurs in at most about 22% of the
+visible facts; a word in every fact of a large store (``the``) never does.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+
+K1 = 1.2
+B = 0.75
+BACKGROUND = 100
+FUZZY_MIN_LENGTH = 4
+FALLBACK_TEXT_THRESHOLD = 1.5
+_TOKEN = re.compile(r"\w+(?:['’]\w+)*")
+
+
+def tokens(text: str) -> list[str]:
+    return [t.casefold() for t in _TOKEN.findall(unicodedata.normalize("NFKC", text))]
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Optimal string alignment distance exactly one (Lucene's fuzzy counts a swap as one)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        if len(diff) != 2:
+            return False
+        i, j = diff
+        return j == i + 1 and a[i] == b[j] and a[j] == b[i]
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def match_weight(query_term: str, term: str) -> float:
+    if query_term == term:
+        return 1.0
+    shorter = min(len(query_term), len(term))
+    if shorter >= FUZZY_MIN_LENGTH and one_edit_apart(query_term, term):
+        return 1.0 - 1.0 / shorter
+    return 0.0
+
+
+def bm25(
+    query: str, documents: Sequence[tuple[str, str]], total: int | None = None
+) -> list[tuple[str, float]]:
+    """(id, score) of the documents matching ``query``, best first (ties by id).
+
+    ``total`` is the size of the corpus when ``documents`` are only the ones that hold a
+    query term (a ``$text`` pre-selection); document frequencies are the same either way.
+    """
+    wanted = list(dict.fromkeys(tokens(query)))
+    if not wanted or not documents:
+        return []
+    bags = [(doc_id, Counter(tokens(text))) for doc_id, text in documents]
+    vocabulary = {term for _, bag in bags for term in bag}
+    weights = {q: {t: w for t in vocabulary if (w := match_weight(q, t)) > 0} for q in wanted}
+    lengths = [sum(bag.values()) for _, bag in bags]
+    average = (sum(lengths) / len(lengths)) or 1.0
+    total = max(total or 0, len(bags))
+    scores: dict[str, float] = {}
+    for near in weights.values():
+        if not near:
+            continue
+        frequencies = [sum(bag[t] * w for t, w in near.items() if t in bag) for _, bag in bags]
+        found = sum(1 for f in frequencies if f > 0)
+        idf = math.log(1 + (total + BACKGROUND - found + 0.5) / (found + 0.5))
+        for (doc_id, _), tf, length in zip(bags, frequencies, lengths, strict=True):
+            if tf > 0:
+                norm = K1 * (1 - B + B * length / average)
+                scores[doc_id] = scores.get(doc_id, 0.0) + idf * tf * (K1 + 1) / (tf + norm)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))

@@ -1,0 +1,84 @@
+"""The Atlas aggregation pipelines, as pure functions (golden-tested to the byte).
+
+* ``$vectorSearch``: the visibility filter inside the stage, ``numCandidates`` scaled to
+  the limit, the score from ``{"$meta": "vectorSearchScore"}`` (Atlas normalises cosine
+  to ``(1 + cos) / 2``; ``cosine_from_atlas`` turns it back).
+* ``$search``: ``compound`` with the visibility clauses as ``filter`` (they never score)
+  and a fuzzy ``text`` clause on ``content`` as ``must``; score from ``searchScore``.
+* ``$rankFusion`` (MongoDB 8.0+): both searches as input pipelines, fused on the server
+  by Reciprocal Rank Fusion. Input pipelines may only select and order documents, so the
+  score and the projection come after the fusion stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from eden_memory.adapters.stores.mongo.compat import Document
+
+SCORE = "_score"
+# The RRF constant $rankFusion uses; MongoDB fixes it (its "sensitivity parameter").
+RANK_FUSION_K = 60
+
+
+def _scored(meta: str) -> list[Document]:
+    return [{"$project": {"embedding": 0}}, {"$set": {SCORE: {"$meta": meta}}}]
+
+
+def vector_stage(
+    index: str, vector: Sequence[float], filter: Document, limit: int, num_candidates: int
+) -> Document:
+    return {
+        "$vectorSearch": {
+            "index": index,
+            "path": "embedding",
+            "queryVector": [float(x) for x in vector],
+            "numCandidates": num_candidates,
+            "limit": limit,
+            "filter": filter,
+        }
+    }
+
+
+def vector_search(
+    index: str, vector: Sequence[float], filter: Document, limit: int, num_candidates: int
+) -> list[Document]:
+    return [
+        vector_stage(index, vector, filter, limit, num_candidates),
+        *_scored("vectorSearchScore"),
+    ]
+
+
+def search_stage(index: str, text: str, clauses: Sequence[Document]) -> Document:
+    fuzzy_text = {"text": {"query": text, "path": "content", "fuzzy": {"maxEdits": 1}}}
+    return {
+        "$search": {
+            "index": index,
+            "compound": {"filter": list(clauses), "must": [fuzzy_text]},
+        }
+    }
+
+
+def text_search(index: str, text: str, clauses: Sequence[Document], limit: int) -> list[Document]:
+    return [search_stage(index, text, clauses), {"$limit": limit}, *_scored("searchScore")]
+
+
+def rank_fusion(
+    semantic: Sequence[Document], keyword: Sequence[Document], limit: int
+) -> list[Document]:
+    """Server-side hybrid search: the two selections fused by RRF (k = 60, weights 1)."""
+    return [
+        {
+            "$rankFusion": {
+                "input": {"pipelines": {"semantic": list(semantic), "keyword": list(keyword)}},
+                "combination": {"weights": {"semantic": 1, "keyword": 1}},
+            }
+        },
+        {"$limit": limit},
+        *_scored("score"),
+    ]
+
+
+def cosine_from_atlas(score: float) -> float:
+    """Atlas reports cosine as ``(1 + cos) / 2``; the store's contract is plain cosine."""
+    return 2.0 * score - 1.0

@@ -1,0 +1,145 @@
+"""Session state: recorded turns, pending counters, activity; cold sessions for a scheduler.
+
+Recording a turn upserts its messages by id (``$setOnInsert``: a retried turn adds
+nothing) and moves the pending counters by exactly the messages that were new, in one
+transaction where the deployment has them. Elsewhere the messages are written first and
+the counters after, so a crash in between can only leave a counter short, never a message
+lost: claims select messages from the messages collection, not from the counter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from eden_memory.adapters.stores.mongo.codec import MICROS, bson_time, time_update
+from eden_memory.adapters.stores.mongo.compat import Document
+from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.documents import session_from_document
+from eden_memory.adapters.stores.mongo.messages import (
+    message_document,
+    owner_filter,
+    profile_update,
+    session_filter,
+)
+from eden_memory.domain.errors import InvalidInputError, StoreError
+from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.models import SessionState
+from eden_memory.ports.stores import PendingMessage, SessionProfile
+
+LEAST_RECENT_FIRST = [("last_activity_at", 1), (f"{MICROS}.last_activity_at", 1), ("_id", 1)]
+
+
+class SessionMethods:
+    ctx: MongoContext
+
+    async def record_messages(
+        self, profile: SessionProfile, messages: Sequence[PendingMessage], now: datetime
+    ) -> SessionState:
+        ids = self.ctx.ids
+        chosen = session_filter(ids, profile.agent_id, profile.session_id)
+        update = profile_update(ids, profile, now)
+        update["$inc"] = {"next_seq": len(messages)}
+
+        async def work(session: Any) -> Document:
+            state = await self.ctx.sessions.find_one_and_update(
+                chosen, update, upsert=True, session=session
+            )
+            if state is None:  # pragma: no cover - an upsert always returns the document
+                raise StoreError(f"session {chosen['_id']} could not be recorded")
+            first = int(state["next_seq"]) - len(messages)
+            writes = [message_document(ids, profile, m, first + i) for i, m in enumerate(messages)]
+            new = await self.ctx.messages.insert_missing(writes, session=session)
+            if not new:
+                return state
+            tokens = sum(float(messages[i].weighted_tokens) for i in new)
+            counted = await self.ctx.sessions.find_one_and_update(
+                chosen,
+                {"$inc": {"pending_messages": len(new), "pending_tokens": tokens}},
+                session=session,
+            )
+            return counted or state
+
+        document = await self.ctx.atomically(work, "record_messages")
+        return session_from_document(document, ids)
+
+    async def get_session(self, agent_id: AgentId, session_id: SessionId) -> SessionState | None:
+        found = await self.ctx.sessions.find_one(session_filter(self.ctx.ids, agent_id, session_id))
+        return None if found is None else session_from_document(found, self.ctx.ids)
+
+    async def end_session(
+        self, agent_id: AgentId, session_id: SessionId, now: datetime
+    ) -> SessionState | None:
+        chosen = session_filter(self.ctx.ids, agent_id, session_id)
+        found = await self.ctx.sessions.find_one_and_update(chosen, time_update("ended_at", now))
+        return None if found is None else session_from_document(found, self.ctx.ids)
+
+    async def cold_sessions(
+        self, idle_before: datetime, min_messages: int, limit: int
+    ) -> list[SessionState]:
+        if limit <= 0:
+            return []
+        query = {
+            "last_activity_at": {"$lte": bson_time(idle_before)},
+            "pending_messages": {"$gte": min_messages},
+        }
+        found = await self.ctx.sessions.find(query, sort=LEAST_RECENT_FIRST, limit=limit)
+        states = [session_from_document(d, self.ctx.ids) for d in found]
+        return [
+            s
+            for s in states
+            if s.last_activity_at is not None and s.last_activity_at <= idle_before
+        ]
+
+    async def sessions_of_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionState]:
+        ids = self.ctx.ids
+        query = {
+            "agent_id": ids.owner(agent_id, "agent_id"),
+            "user_ids": ids.owner(user_id, "user_id"),
+        }
+        found = await self.ctx.sessions.find(query, sort=[("_id", 1)])
+        return [session_from_document(d, ids) for d in found]
+
+    async def delete_session(self, agent_id: AgentId, session_id: SessionId) -> int:
+        ids = self.ctx.ids
+        owner = owner_filter(ids, agent_id, session_id)
+        chosen = session_filter(ids, agent_id, session_id)
+
+        async def work(session: Any) -> int:
+            removed = await self.ctx.messages.delete_many(owner, session=session)
+            await self.ctx.sessions.delete_many(chosen, session=session)
+            return removed
+
+        return await self.ctx.atomically(work, "delete_session")
+
+    async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int:
+        if not isinstance(author_id, str) or not author_id:
+            raise InvalidInputError("author_id must be a non-empty string")
+        query = {"agent_id": self.ctx.ids.owner(agent_id, "agent_id"), "author_id": author_id}
+
+        async def work(session: Any) -> int:
+            pending = await self.ctx.messages.find(
+                {**query, "formed": False}, {"session_id": 1, "weighted_tokens": 1}, session=session
+            )
+            removed = await self.ctx.messages.delete_many(query, session=session)
+            agent = query["agent_id"]
+            for stored, (count, tokens) in _per_session(pending).items():
+                await self.ctx.sessions.update_one(
+                    session_filter(self.ctx.ids, agent, stored),
+                    {"$inc": {"pending_messages": -count, "pending_tokens": -tokens}},
+                    session=session,
+                    retry=False,
+                )
+            return removed
+
+        return await self.ctx.atomically(work, "delete_messages_by_author")
+
+
+def _per_session(pending: list[Document]) -> dict[Any, tuple[int, float]]:
+    """Pending messages removed, per stored session id: (how many, their weighted tokens)."""
+    out: dict[Any, tuple[int, float]] = {}
+    for document in pending:
+        count, tokens = out.get(document["session_id"], (0, 0.0))
+        out[document["session_id"]] = (count + 1, tokens + float(document["weighted_tokens"]))
+    return out

@@ -1,0 +1,60 @@
+"""The store's embedding space: set by the first insert, moved only by ``reembed_facts``.
+
+It lives in one document of the ``meta`` collection. Claiming it is a single upsert with
+``$setOnInsert``, so two first writers with different embedders cannot both win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.errors import DuplicateKey
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import StoreError
+from eden_memory.domain.ids import FactId
+from eden_memory.ports.stores import Vector
+
+SPACE_ID = "embedding_space"
+
+
+class SpaceMethods:
+    ctx: MongoContext
+
+    async def embedding_space(self) -> EmbeddingSpace | None:
+        found = await self.ctx.meta.find_one({"_id": SPACE_ID})
+        if found is None:
+            return None
+        return EmbeddingSpace(str(found["model"]), int(found["dimension"]))
+
+    async def claim_space(self, space: EmbeddingSpace) -> None:
+        """Make ``space`` the store's if it has none; refuse it if it has another."""
+        try:
+            found = await self.ctx.meta.find_one_and_update(
+                {"_id": SPACE_ID},
+                {"$setOnInsert": {"model": space.model, "dimension": space.dimension}},
+                upsert=True,
+            )
+        except DuplicateKey:  # a concurrent first writer inserted it: read theirs
+            found = None
+        found = found or await self.ctx.meta.find_one({"_id": SPACE_ID})
+        if found is None:  # pragma: no cover - the upsert or the other writer stored it
+            raise StoreError("the embedding space could not be recorded")
+        EmbeddingSpace(str(found["model"]), int(found["dimension"])).require_same(space)
+
+    async def reembed_facts(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
+        for vector in vectors.values():
+            space.check_vector(len(vector))
+        moves = {self.ctx.ids.record(i, "fact id"): v for i, v in vectors.items()}
+        await self.ctx.meta.update_one(
+            {"_id": SPACE_ID},
+            {"$set": {"model": space.model, "dimension": space.dimension}},
+            upsert=True,
+        )
+        for fact_id, vector in moves.items():
+            moved = {
+                "embedding": [float(x) for x in vector],
+                "embedding_model": space.model,
+                "embedding_dim": space.dimension,
+            }
+            await self.ctx.facts.update_one({"_id": fact_id}, {"$set": moved})

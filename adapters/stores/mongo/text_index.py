@@ -1,0 +1,55 @@
+"""Keyword candidates without Atlas Search: all visible facts, or those a ``$text`` index finds.
+
+Where the server has a text index on ``content`` (``setup_indexes`` creates one, with
+language ``none`` so terms are split like Atlas's ``lucene.standard``), ``$text`` narrows
+the candidates to the facts holding a query term and BM25 ranks them; the corpus size
+still counts every visible fact, so scores stay close to the full scan's (only the average
+length is the candidates'). A typo then finds nothing through ``$text``, which has no
+fuzzy matching: that is the price of the index. Without one (mongomock, SecantusDB)
+every visible fact is a candidate.
+"""
+
+from __future__ import annotations
+
+from pymongo.errors import OperationFailure, PyMongoError
+
+from eden_memory.adapters.stores.mongo.compat import Document
+from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.errors import translate
+
+Candidates = list[tuple[str, str]]
+CONTENT = {"content": 1}
+
+
+def no_text_index(error: BaseException) -> bool:
+    """The server cannot answer ``$text`` here: no text index, or no ``$text`` at all."""
+    if isinstance(error, NotImplementedError):
+        return True
+    return isinstance(error, OperationFailure) and (error.code == 27 or "$text" in str(error))
+
+
+class TextIndexMethods:
+    ctx: MongoContext
+
+    async def keyword_candidates(self, text: str, found: Document) -> tuple[Candidates, int | None]:
+        """(id, content) of the candidates, and the visible total when they are a subset."""
+        if self.ctx.text_index is not False:
+            narrowed = await self._text_matches(text, found)
+            if narrowed is not None:
+                return narrowed, await self.ctx.facts.count(found)
+        documents = await self.ctx.facts.find(found, CONTENT)
+        return [(str(d["_id"]), str(d["content"])) for d in documents], None
+
+    async def _text_matches(self, text: str, found: Document) -> Candidates | None:
+        query = {"$text": {"$search": text}, "$and": [found]}
+        try:
+            documents = await self.ctx.facts.raw.find(query, CONTENT).to_list(None)
+        except (PyMongoError, NotImplementedError) as error:
+            if not no_text_index(error):
+                if isinstance(error, PyMongoError):
+                    raise translate(error, "$text search") from error
+                raise
+            self.ctx.text_index = False
+            return None
+        self.ctx.text_index = True
+        return [(str(d["_id"]), str(d["content"])) for d in documents]

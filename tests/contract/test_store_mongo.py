@@ -1,0 +1,55 @@
+"""The store contract on MongoDB: mongomock (through mongomock-motor) and a real server.
+
+The real server is SecantusDB, a MongoDB wire-protocol server on WiredTiger, started once
+per test session as a subprocess on a free port (``tests/unit/adapters/mongo/wire_server``).
+Neither backend has Atlas Search, so both run the store's fallback search; mongomock has
+no transactions (the ordered path), SecantusDB has them (the transactional path).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from mongomock_motor import AsyncMongoMockClient
+from pymongo import AsyncMongoClient
+
+from eden_memory.adapters.stores.mongo import MongoStore
+from eden_memory.ports.stores import MemoryStore
+from tests.contract.store_contract import StoreContract, StoreFactory
+from tests.unit.adapters.mongo import wire_server
+
+
+@pytest.fixture(scope="session")
+def wire_uri() -> Iterator[str]:
+    """One SecantusDB server for the whole session (see ``wire_server``)."""
+    if not wire_server.available():
+        pytest.skip(f"{wire_server.SERVER} is not installed (test dependency SecantusDB==0.7.0b3)")
+    with wire_server.wire_server() as uri:
+        yield uri
+
+
+class TestMongoStoreOnMongomock(StoreContract):
+    @pytest.fixture
+    def make_store(self) -> StoreFactory:
+        async def make() -> MemoryStore:
+            return MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
+
+        return make
+
+
+class TestMongoStoreOnWireServer(StoreContract):
+    @pytest.fixture
+    async def make_store(self, wire_uri: str) -> AsyncIterator[StoreFactory]:
+        client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(wire_uri)
+        names: list[str] = []
+
+        async def make() -> MemoryStore:
+            names.append(f"eden_{uuid.uuid4().hex}")
+            return MongoStore(client[names[-1]])
+
+        yield make
+        for name in names:
+            await client.drop_database(name)
+        await client.close()

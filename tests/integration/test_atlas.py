@@ -1,0 +1,118 @@
+"""The MongoDB store against real Atlas: index setup and a hybrid search round trip.
+
+Runs only when ``EDEN_MEMORY_MONGODB_URI`` points at an Atlas cluster (M0 is enough) and
+``EDEN_MEMORY_INTEGRATION=1`` lets the suite leave this machine. Every test works in a
+database of its own and drops it afterwards. Atlas builds search indexes and indexes new
+documents asynchronously, so the tests wait for both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from pymongo import AsyncMongoClient
+
+from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, setup_indexes
+from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.ports.stores import FactHit
+from tests.network_guard import FLAG, integration_enabled
+
+URI = os.environ.get("EDEN_MEMORY_MONGODB_URI", "")
+DIMENSION = 8
+T0 = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
+A, U1, U2 = AgentId("agent-a"), UserId("user-1"), UserId("user-2")
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not URI, reason="EDEN_MEMORY_MONGODB_URI is not set (no Atlas cluster)"),
+    pytest.mark.skipif(not integration_enabled(), reason=f"set {FLAG}=1 to reach Atlas"),
+]
+
+
+@pytest.fixture
+async def database() -> AsyncIterator[Any]:
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(URI)
+    name = f"eden_it_{uuid.uuid4().hex[:12]}"
+    try:
+        yield client[name]
+    finally:
+        await client.drop_database(name)
+        await client.close()
+
+
+def axis(i: int) -> list[float]:
+    vector = [0.0] * DIMENSION
+    vector[i] = 1.0
+    return vector
+
+
+def fact(content: str, user: UserId | None = None) -> Fact:
+    return Fact(
+        id=FactId(f"fact-{uuid.uuid4().hex}"),
+        content=content,
+        scope=Scope.USER if user else Scope.AGENT,
+        agent_id=A,
+        user_id=user,
+        formed_at=T0,
+        created_at=T0,
+        updated_at=T0,
+        embedding_model="integration-embedder",
+        embedding_dim=DIMENSION,
+    )
+
+
+async def eventually(
+    search: Callable[[], Awaitable[list[FactHit]]], expected: list[str], seconds: float = 120.0
+) -> list[FactHit]:
+    """Atlas Search sees new documents after a short delay: ask until it does."""
+    deadline = time.monotonic() + seconds
+    while True:
+        hits = await search()
+        if [h.fact.id for h in hits] == expected or time.monotonic() > deadline:
+            return hits
+        await asyncio.sleep(2.0)
+
+
+async def test_index_setup_creates_everything_waits_and_is_idempotent(database: Any) -> None:
+    report = await setup_indexes(database, DIMENSION, timeout_seconds=900.0)
+    assert report.ready, report.lines()
+    assert {"memory2_facts.memory2_fact_vector", "memory2_facts.memory2_fact_text"} <= set(
+        report.created
+    )
+    again = await setup_indexes(database, DIMENSION, timeout_seconds=900.0)
+    assert not again.created
+    assert not again.updated
+
+
+async def test_a_hybrid_search_round_trip_on_atlas(database: Any) -> None:
+    store = MongoStore(database, MongoStoreOptions(use_rank_fusion=True))
+    report = await store.setup_indexes(DIMENSION, timeout_seconds=900.0)
+    assert report.ready, report.lines()
+    tea, coffee = fact("Alice drinks green tea every morning", U1), fact("The office has coffee")
+    hidden = fact("Bob drinks green tea too", U2)
+    await store.add_facts([tea, coffee, hidden], [axis(0), axis(1), axis(0)])
+    viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
+
+    semantic = await eventually(
+        lambda: store.semantic_search(axis(0), viewer, 5), [tea.id, coffee.id]
+    )
+    assert [h.fact.id for h in semantic] == [tea.id, coffee.id]
+    assert semantic[0].score == pytest.approx(1.0, abs=1e-3)
+    assert semantic[1].score == pytest.approx(0.0, abs=1e-3)
+    assert store.ctx.atlas.ready  # answered by $vectorSearch, not by the fallback
+
+    keyword = await eventually(lambda: store.keyword_search("gren tea", viewer, 5), [tea.id])
+    assert [h.fact.id for h in keyword] == [tea.id]  # fuzzy: "gren" finds "green"
+
+    fused = await store.hybrid_search("green tea", axis(0), viewer, 5)
+    assert fused[0].fact.id == tea.id
+    assert hidden.id not in {h.fact.id for h in fused}

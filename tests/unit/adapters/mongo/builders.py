@@ -1,0 +1,52 @@
+"""Facts and stores shared by the MongoDB adapter tests."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from mongomock_motor import AsyncMongoMockClient
+
+from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions
+from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import Scope
+
+T0 = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
+A = AgentId("agent-a")
+U1 = UserId("user-1")
+MODEL = "test-embedder"
+DIM = 4
+
+
+def fact(
+    content: str,
+    *,
+    agent: str = A,
+    user: str | None = None,
+    formed_at: datetime = T0,
+    fact_id: str | None = None,
+) -> Fact:
+    """A user fact when ``user`` is given, an agent fact otherwise."""
+    return Fact(
+        id=FactId(fact_id or f"fact-{uuid.uuid4().hex}"),
+        content=content,
+        scope=Scope.USER if user is not None else Scope.AGENT,
+        agent_id=AgentId(agent),
+        user_id=UserId(user) if user is not None else None,
+        formed_at=formed_at,
+        created_at=formed_at,
+        updated_at=formed_at,
+        embedding_model=MODEL,
+        embedding_dim=DIM,
+    )
+
+
+def axis(i: int) -> list[float]:
+    vector = [0.0] * DIM
+    vector[i % DIM] = 1.0
+    return vector
+
+
+def mongomock_store(options: MongoStoreOptions | None = None) -> MongoStore:
+    return MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"], options)

@@ -1,0 +1,127 @@
+"""A stand-in for Atlas Search around mongomock, for tests of the Atlas code paths.
+
+It records every ``$vectorSearch`` / ``$search`` / ``$rankFusion`` pipeline the store sends
+and answers with the (id, score) pairs a test scripted, reading the documents themselves
+from mongomock. Search indexes are listed, created and updated in memory. Everything else
+is plain mongomock (through mongomock-motor, so the store sees a Motor database).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mongomock_motor import AsyncMongoMockClient
+from pymongo.operations import SearchIndexModel
+
+Doc = dict[str, Any]
+SEARCH_STAGES = ("$vectorSearch", "$search", "$rankFusion")
+
+
+@dataclass
+class Atlas:
+    """What the fake Atlas answers, and what it was asked."""
+
+    answers: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    pipelines: list[list[Doc]] = field(default_factory=list)
+    indexes: list[Doc] = field(default_factory=list)
+    errors: dict[str, Exception] = field(default_factory=dict)
+    queryable_after_lists: int = 0
+    lists: int = 0
+    text_index: bool = False  # answer $text queries (a server with a text index)
+    text_queries: int = 0
+
+    def ready(self, *names: str) -> None:
+        self.indexes = [{"name": n, "queryable": True, "status": "READY"} for n in names]
+
+
+class _Cursor:
+    def __init__(self, fetch: Any) -> None:
+        self._fetch = fetch
+
+    async def to_list(self, length: int | None = None) -> list[Doc]:
+        found: list[Doc] = await self._fetch()
+        return found
+
+
+class FakeAtlasCollection:
+    def __init__(self, inner: Any, atlas: Atlas) -> None:
+        self._inner = inner
+        self._atlas = atlas
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def find(self, filter: Doc | None = None, *args: Any, **kwargs: Any) -> Any:
+        """``$text`` as a server with a text index answers it: any query term, exactly."""
+        if filter is None or "$text" not in filter or not self._atlas.text_index:
+            return self._inner.find(filter, *args, **kwargs)
+        self._atlas.text_queries += 1
+        terms = set(str(filter["$text"]["$search"]).lower().split())
+        rest = {k: v for k, v in filter.items() if k != "$text"}
+        cursor = self._inner.find(rest, *args, **kwargs)
+
+        async def matching() -> list[Doc]:
+            found: list[Doc] = await cursor.to_list(None)
+            return [d for d in found if terms & set(str(d["content"]).lower().split())]
+
+        return _Cursor(matching)
+
+    def aggregate(self, pipeline: list[Doc], session: Any = None) -> Any:
+        stage = next(iter(pipeline[0]))
+        if stage not in SEARCH_STAGES:
+            return self._inner.aggregate(pipeline, session=session)
+        self._atlas.pipelines.append(pipeline)
+        if stage in self._atlas.errors:
+            raise self._atlas.errors[stage]
+        return _Cursor(lambda: self._answer(stage))
+
+    async def _answer(self, stage: str) -> list[Doc]:
+        scripted = self._atlas.answers.get(stage, [])
+        wanted = [doc_id for doc_id, _ in scripted]
+        found = await self._inner.find({"_id": {"$in": wanted}}, {"embedding": 0}).to_list(None)
+        by_id = {d["_id"]: d for d in found}
+        return [{**by_id[i], "_score": s} for i, s in scripted if i in by_id]
+
+    def list_search_indexes(self) -> Any:
+        self._atlas.lists += 1
+
+        async def listed() -> list[Doc]:
+            if self._atlas.lists > self._atlas.queryable_after_lists:
+                for index in self._atlas.indexes:
+                    index["queryable"] = True
+            return [dict(i) for i in self._atlas.indexes]
+
+        return _Cursor(listed)
+
+    async def create_search_index(self, model: SearchIndexModel) -> str:
+        document = dict(model.document)
+        self._atlas.indexes.append(
+            {
+                "name": document["name"],
+                "type": document.get("type", "search"),
+                "latestDefinition": document["definition"],
+                "queryable": False,
+            }
+        )
+        return str(document["name"])
+
+    async def update_search_index(self, name: str, definition: Doc) -> None:
+        for index in self._atlas.indexes:
+            if index["name"] == name:
+                index.update(latestDefinition=definition, queryable=False)
+
+
+class FakeAtlasDatabase:
+    """A Motor-like database whose collections answer Atlas Search stages."""
+
+    def __init__(self, atlas: Atlas) -> None:
+        self._inner: Any = AsyncMongoMockClient()["fake_atlas"]
+        self.atlas = atlas
+
+    def __getitem__(self, name: str) -> FakeAtlasCollection:
+        return FakeAtlasCollection(self._inner[name], self.atlas)
+
+    @property
+    def client(self) -> Any:
+        return self._inner.client

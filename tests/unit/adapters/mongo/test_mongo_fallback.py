@@ -1,0 +1,98 @@
+"""Without Atlas Search the store notices once, warns once, and searches exactly."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from pymongo.errors import OperationFailure
+
+from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, SearchIndexNames
+from eden_memory.adapters.stores.mongo.capabilities import SCALE_WARNING
+from eden_memory.domain.scopes import FactVisibility, Scope
+from tests.unit.adapters.mongo.builders import U1, A, axis, fact, mongomock_store
+from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
+
+VIEWER = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
+NAMES = SearchIndexNames()
+
+
+def scale_warnings(caplog: pytest.LogCaptureFixture) -> int:
+    return sum(SCALE_WARNING in r.getMessage() for r in caplog.records)
+
+
+async def test_mongomock_is_detected_once_and_warned_about_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = mongomock_store()
+    tea, coffee = fact("Alice drinks green tea", user=U1), fact("Bob drinks coffee")
+    await store.add_facts([tea, coffee], [axis(0), axis(1)])
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            assert [h.fact for h in await store.semantic_search(axis(0), VIEWER, 1)] == [tea]
+            assert [h.fact for h in await store.keyword_search("tea", VIEWER, 5)] == [tea]
+    assert store.ctx.atlas.available is False
+    assert scale_warnings(caplog) == 1
+    assert store.text_score_threshold == 1.5
+
+
+async def test_a_server_answering_command_not_supported_falls_back() -> None:
+    atlas = Atlas()
+    atlas.ready(NAMES.vector, NAMES.text)
+    atlas.errors["$vectorSearch"] = OperationFailure("not supported", code=115)
+    store = MongoStore(FakeAtlasDatabase(atlas))
+    tea = fact("Alice drinks green tea", user=U1)
+    await store.add_facts([tea], [axis(0)])
+    hits = await store.semantic_search(axis(0), VIEWER, 5)
+    assert [(h.fact, h.score) for h in hits] == [(tea, 1.0)]
+    assert store.ctx.atlas.available is False
+    await store.keyword_search("tea", VIEWER, 5)
+    assert [next(iter(p[0])) for p in atlas.pipelines] == ["$vectorSearch"]
+
+
+async def test_atlas_indexes_still_building_are_bridged_by_the_exact_path() -> None:
+    atlas = Atlas(queryable_after_lists=1)
+    atlas.indexes = [{"name": n, "queryable": False} for n in (NAMES.vector, NAMES.text)]
+    store = MongoStore(FakeAtlasDatabase(atlas))
+    tea = fact("Alice drinks green tea", user=U1)
+    await store.add_facts([tea], [axis(0)])
+    assert [h.fact for h in await store.semantic_search(axis(0), VIEWER, 5)] == [tea]
+    assert atlas.pipelines == []  # not queryable yet: nothing sent to Atlas Search
+    assert store.ctx.atlas.available is True
+    store.ctx.atlas.next_probe = 0.0  # the probe interval has passed
+    atlas.answers["$vectorSearch"] = [(tea.id, 1.0)]
+    assert [h.fact for h in await store.semantic_search(axis(0), VIEWER, 5)] == [tea]
+    assert len(atlas.pipelines) == 1
+
+
+async def test_a_text_index_narrows_keyword_candidates_without_changing_the_ranking() -> None:
+    facts = [
+        fact("The rocket launch deadline and budget were approved", user=U1),
+        fact("The rocket design review was approved", user=U1),
+        fact("Bob owns a red bicycle and a green kayak", user=U1),
+    ]
+    plain, indexed = mongomock_store(), MongoStore(FakeAtlasDatabase(Atlas(text_index=True)))
+    for store in (plain, indexed):
+        await store.add_facts(facts, [axis(n) for n in range(3)])
+    query = "rocket launch deadline"
+    expected = [(h.fact.id, h.score) for h in await plain.keyword_search(query, VIEWER, 5)]
+    found = [(h.fact.id, h.score) for h in await indexed.keyword_search(query, VIEWER, 5)]
+    assert [doc for doc, _ in found] == [doc for doc, _ in expected]
+    assert indexed.ctx.text_index is True
+
+
+async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally() -> None:
+    atlas = Atlas()
+    atlas.ready(NAMES.vector, NAMES.text)
+    atlas.errors["$rankFusion"] = OperationFailure("Unrecognized pipeline stage", code=40324)
+    store = MongoStore(FakeAtlasDatabase(atlas), MongoStoreOptions(use_rank_fusion=True))
+    both, semantic_only = fact("green tea", user=U1), fact("black coffee")
+    await store.add_facts([both, semantic_only], [axis(0), axis(1)])
+    atlas.answers["$vectorSearch"] = [(semantic_only.id, 0.95), (both.id, 0.9)]
+    atlas.answers["$search"] = [(both.id, 3.0)]
+    hits = await store.hybrid_search("tea", axis(0), VIEWER, 5)
+    assert [h.fact.id for h in hits] == [both.id, semantic_only.id]
+    assert hits[0].score == pytest.approx(1 / 62 + 1 / 61)
+    assert store.ctx.rank_fusion is False
+    await store.hybrid_search("tea", axis(0), VIEWER, 5)
+    assert [next(iter(p[0])) for p in atlas.pipelines].count("$rankFusion") == 1

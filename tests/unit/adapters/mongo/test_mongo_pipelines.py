@@ -1,0 +1,173 @@
+"""Golden tests: the exact pipelines the store sends to Atlas, and what it makes of answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, pipelines
+from eden_memory.adapters.stores.mongo.codec import IdCodec
+from eden_memory.adapters.stores.mongo.options import IdMode, SearchIndexNames
+from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
+from eden_memory.domain.scopes import FactVisibility, Scope
+from tests.unit.adapters.mongo.builders import MODEL, U1, A, axis, fact
+from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
+
+Doc = dict[str, Any]
+BOTH = frozenset({Scope.AGENT, Scope.USER})
+VISIBLE = FactVisibility(A, U1, BOTH)
+IDS = IdCodec(IdMode.STRING)
+
+VISIBLE_FILTER: Doc = {
+    "$and": [
+        {
+            "$and": [
+                {"agent_id": {"$eq": "agent-a"}},
+                {
+                    "$or": [
+                        {"scope": {"$eq": "agent"}},
+                        {"$and": [{"scope": {"$eq": "user"}}, {"user_id": {"$eq": "user-1"}}]},
+                    ]
+                },
+            ]
+        },
+        {"status": {"$eq": "active"}},
+        {"embedding_model": {"$eq": MODEL}},
+    ]
+}
+CLAUSES: list[Doc] = [
+    {"equals": {"path": "agent_id", "value": "agent-a"}},
+    {"equals": {"path": "status", "value": "active"}},
+    {
+        "compound": {
+            "should": [
+                {"equals": {"path": "scope", "value": "agent"}},
+                {
+                    "compound": {
+                        "filter": [
+                            {"equals": {"path": "scope", "value": "user"}},
+                            {"equals": {"path": "user_id", "value": "user-1"}},
+                        ]
+                    }
+                },
+            ],
+            "minimumShouldMatch": 1,
+        }
+    },
+]
+VECTOR_GOLDEN: list[Doc] = [
+    {
+        "$vectorSearch": {
+            "index": "memory2_fact_vector",
+            "path": "embedding",
+            "queryVector": [1.0, 0.0, 0.0, 0.0],
+            "numCandidates": 200,
+            "limit": 10,
+            "filter": VISIBLE_FILTER,
+        }
+    },
+    {"$project": {"embedding": 0}},
+    {"$set": {"_score": {"$meta": "vectorSearchScore"}}},
+]
+SEARCH_STAGE: Doc = {
+    "$search": {
+        "index": "memory2_fact_text",
+        "compound": {
+            "filter": CLAUSES,
+            "must": [{"text": {"query": "green tea", "path": "content", "fuzzy": {"maxEdits": 1}}}],
+        },
+    }
+}
+TEXT_GOLDEN: list[Doc] = [
+    SEARCH_STAGE,
+    {"$limit": 10},
+    {"$project": {"embedding": 0}},
+    {"$set": {"_score": {"$meta": "searchScore"}}},
+]
+FUSION_GOLDEN: list[Doc] = [
+    {
+        "$rankFusion": {
+            "input": {
+                "pipelines": {
+                    "semantic": [VECTOR_GOLDEN[0]],
+                    "keyword": [SEARCH_STAGE, {"$limit": 10}],
+                }
+            },
+            "combination": {"weights": {"semantic": 1, "keyword": 1}},
+        }
+    },
+    {"$limit": 10},
+    {"$project": {"embedding": 0}},
+    {"$set": {"_score": {"$meta": "score"}}},
+]
+
+
+def test_the_vector_search_pipeline_filters_inside_the_stage() -> None:
+    found = visible_active(VISIBLE, IDS, MODEL)
+    assert pipelines.vector_search("memory2_fact_vector", axis(0), found, 10, 200) == VECTOR_GOLDEN
+
+
+def test_the_text_search_pipeline_filters_in_compound_and_matches_fuzzily() -> None:
+    clauses = search_clauses(VISIBLE, IDS)
+    assert pipelines.text_search("memory2_fact_text", "green tea", clauses, 10) == TEXT_GOLDEN
+
+
+def test_no_pipeline_filters_after_its_search_stage() -> None:
+    for golden in (VECTOR_GOLDEN, TEXT_GOLDEN, FUSION_GOLDEN):
+        assert all("$match" not in stage for stage in golden)
+
+
+@pytest.mark.parametrize(
+    ("limit", "expected"), [(1, 100), (5, 100), (10, 200), (400, 8000), (600, 10000)]
+)
+def test_num_candidates_grows_with_the_limit_up_to_the_atlas_ceiling(
+    limit: int, expected: int
+) -> None:
+    assert MongoStoreOptions().num_candidates(limit) == expected
+
+
+def test_atlas_cosine_scores_are_turned_back_into_cosine() -> None:
+    assert pipelines.cosine_from_atlas(1.0) == 1.0
+    assert pipelines.cosine_from_atlas(0.9) == pytest.approx(0.8)
+    assert pipelines.cosine_from_atlas(0.5) == 0.0
+
+
+async def _atlas_store(options: MongoStoreOptions | None = None) -> tuple[MongoStore, Atlas]:
+    atlas = Atlas()
+    names = SearchIndexNames()
+    atlas.ready(names.vector, names.text)
+    return MongoStore(FakeAtlasDatabase(atlas), options), atlas
+
+
+async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -> None:
+    store, atlas = await _atlas_store()
+    near = fact("near", user=U1)
+    await store.add_facts([near], [axis(0)])
+    atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
+    hits = await store.semantic_search(axis(0), VISIBLE, 10)
+    assert atlas.pipelines == [VECTOR_GOLDEN]
+    assert [h.fact for h in hits] == [near]
+    assert hits[0].score == pytest.approx(0.8)
+
+
+async def test_the_store_sends_the_golden_text_pipeline_and_keeps_search_scores() -> None:
+    store, atlas = await _atlas_store()
+    tea = fact("Alice drinks green tea", user=U1)
+    await store.add_facts([tea], [axis(0)])
+    atlas.answers["$search"] = [(tea.id, 2.5)]
+    hits = await store.keyword_search("green tea", VISIBLE, 10)
+    assert atlas.pipelines == [TEXT_GOLDEN]
+    assert [(h.fact, h.score) for h in hits] == [(tea, 2.5)]
+    assert store.text_score_threshold == 1.5
+
+
+async def test_hybrid_search_fuses_on_the_server_when_asked() -> None:
+    store, atlas = await _atlas_store(MongoStoreOptions(use_rank_fusion=True))
+    tea = fact("Alice drinks green tea", user=U1)
+    await store.add_facts([tea], [axis(0)])
+    atlas.answers["$rankFusion"] = [(tea.id, 2 / 61)]
+    hits = await store.hybrid_search("green tea", axis(0), VISIBLE, 10)
+    assert atlas.pipelines == [FUSION_GOLDEN]
+    assert [h.fact for h in hits] == [tea]
+    assert hits[0].score == pytest.approx(2 / 61)
