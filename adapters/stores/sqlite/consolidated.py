@@ -1,0 +1,91 @@
+"""Consolidated blobs, with compare-and-set so two workers never both consolidate a key."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+from eden_memory.adapters.stores.sqlite.codec import key_cols
+from eden_memory.adapters.stores.sqlite.revisions import Changes, writing
+from eden_memory.domain.models import ConsolidatedMemory, Reflection
+from eden_memory.domain.scopes import ScopeKey
+
+_KEY = "agent_id = ? AND scope = ? AND owner = ?"
+
+
+def get_consolidated(
+    conn: sqlite3.Connection, keys: Sequence[ScopeKey]
+) -> dict[ScopeKey, ConsolidatedMemory]:
+    out: dict[ScopeKey, ConsolidatedMemory] = {}
+    for key in keys:
+        row = conn.execute(f"SELECT doc FROM consolidated WHERE {_KEY}", key_cols(key)).fetchone()
+        if row is not None:
+            out[key] = ConsolidatedMemory.model_validate_json(row[0])
+    return out
+
+
+def list_consolidated(conn: sqlite3.Connection, agent_id: str) -> list[ConsolidatedMemory]:
+    rows = conn.execute(
+        "SELECT doc FROM consolidated WHERE agent_id = ? ORDER BY scope, owner", (agent_id,)
+    )
+    return [ConsolidatedMemory.model_validate_json(doc) for (doc,) in rows]
+
+
+def commit_consolidation(
+    conn: sqlite3.Connection,
+    memory: ConsolidatedMemory,
+    expected_version: int,
+    absorbed: Sequence[str],
+    now: datetime,
+) -> bool:
+    with writing(conn) as changes:
+        if _stored_version(conn, memory.key) != expected_version:
+            return False
+        _store(conn, changes, memory)
+        _absorb(conn, memory, absorbed, now)
+        return True
+
+
+def replace_consolidated(
+    conn: sqlite3.Connection, memory: ConsolidatedMemory, expected_version: int | None
+) -> bool:
+    with writing(conn) as changes:
+        if expected_version is not None and _stored_version(conn, memory.key) != expected_version:
+            return False
+        _store(conn, changes, memory)
+        return True
+
+
+def _stored_version(conn: sqlite3.Connection, key: ScopeKey) -> int:
+    row = conn.execute(f"SELECT version FROM consolidated WHERE {_KEY}", key_cols(key)).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def _store(conn: sqlite3.Connection, changes: Changes, memory: ConsolidatedMemory) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO consolidated (agent_id, scope, owner, version, doc) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (*key_cols(memory.key), memory.version, memory.model_dump_json()),
+    )
+    changes.memory(key_cols(memory.key))
+
+
+def _absorb(
+    conn: sqlite3.Connection, memory: ConsolidatedMemory, ids: Sequence[str], now: datetime
+) -> None:
+    """Mark exactly these reflections of the blob's key absorbed into its version."""
+    for reflection_id in dict.fromkeys(ids):
+        row = conn.execute(
+            f"SELECT doc FROM reflections WHERE id = ? AND absorbed = 0 AND {_KEY}",
+            (reflection_id, *key_cols(memory.key)),
+        ).fetchone()
+        if row is None:
+            continue
+        done = Reflection.model_validate_json(row[0]).evolve(
+            absorbed=True, absorbed_at=now, absorbed_into_version=memory.version
+        )
+        conn.execute(
+            "UPDATE reflections SET absorbed = 1, doc = ? WHERE id = ?",
+            (done.model_dump_json(), reflection_id),
+        )

@@ -1,0 +1,103 @@
+"""A fact's row: the record as JSON, plus the columns that are searched, ordered or counted.
+
+``access_count`` and ``last_accessed_at`` live only in their columns, which are incremented
+in place; the JSON copy of them is ignored when reading, so a concurrent update of the fact
+can never undo a recorded access.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from eden_memory.adapters.stores.sqlite.codec import (
+    KeyCols,
+    from_us,
+    owner_of,
+    to_us,
+    vector_blob,
+)
+from eden_memory.domain.models import Fact
+
+# Every read of whole facts selects these, in this order (``fact_from_row`` relies on it).
+FACT_COLUMNS = "id, seq, access_count, last_accessed_us, doc"
+
+
+def fact_key(fact: Fact) -> KeyCols:
+    return (fact.agent_id, fact.scope.value, owner_of(fact.user_id))
+
+
+def fact_from_row(row: Sequence[Any]) -> Fact:
+    """The fact of a ``FACT_COLUMNS`` row, with the counters of its columns."""
+    return with_counters(Fact.model_validate_json(row[4]), row[2], row[3])
+
+
+def with_counters(fact: Fact, access_count: int, last_accessed_us: int | None) -> Fact:
+    last = from_us(last_accessed_us)
+    if fact.access_count == access_count and fact.last_accessed_at == last:
+        return fact
+    return fact.model_copy(update={"access_count": access_count, "last_accessed_at": last})
+
+
+def insert_fact(conn: sqlite3.Connection, fact: Fact, vector: Sequence[float], seq: int) -> bool:
+    """Insert unless the id, or an active twin (same key and hash), is already stored."""
+    cursor = conn.execute(
+        "INSERT INTO facts (id, agent_id, scope, owner, status, content, content_hash, "
+        "formed_us, version, seq, access_count, last_accessed_us, vec_model, vec_dim, vector, "
+        "doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (
+            fact.id,
+            *fact_key(fact),
+            fact.status.value,
+            fact.content,
+            fact.content_hash,
+            to_us(fact.formed_at),
+            fact.version,
+            seq,
+            fact.access_count,
+            None if fact.last_accessed_at is None else to_us(fact.last_accessed_at),
+            fact.embedding_model,
+            fact.embedding_dim,
+            vector_blob(vector),
+            fact.model_dump_json(),
+        ),
+    )
+    return cursor.rowcount == 1
+
+
+def rewrite_fact(conn: sqlite3.Connection, fact: Fact, seq: int, expected_version: int) -> bool:
+    """Replace the record of ``fact.id`` iff its version is ``expected_version``."""
+    cursor = conn.execute(
+        "UPDATE facts SET agent_id = ?, scope = ?, owner = ?, status = ?, content = ?, "
+        "content_hash = ?, formed_us = ?, version = ?, seq = ?, doc = ? "
+        "WHERE id = ? AND version = ?",
+        (
+            *fact_key(fact),
+            fact.status.value,
+            fact.content,
+            fact.content_hash,
+            to_us(fact.formed_at),
+            fact.version,
+            seq,
+            fact.model_dump_json(),
+            fact.id,
+            expected_version,
+        ),
+    )
+    return cursor.rowcount == 1
+
+
+def fetch_fact(conn: sqlite3.Connection, fact_id: str) -> Fact | None:
+    row = conn.execute(f"SELECT {FACT_COLUMNS} FROM facts WHERE id = ?", (fact_id,)).fetchone()
+    return None if row is None else fact_from_row(row)
+
+
+def active_duplicate(conn: sqlite3.Connection, fact: Fact) -> Fact | None:
+    """The active fact of the same key with the same content hash, if any."""
+    row = conn.execute(
+        f"SELECT {FACT_COLUMNS} FROM facts WHERE agent_id = ? AND scope = ? AND owner = ? "
+        "AND content_hash = ? AND status = 'active'",
+        (*fact_key(fact), fact.content_hash),
+    ).fetchone()
+    return None if row is None else fact_from_row(row)

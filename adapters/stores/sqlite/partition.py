@@ -1,0 +1,68 @@
+"""One partition's vectors as a contiguous float32 matrix, unit rows, editable in place.
+
+Rows ``[0, size)`` of ``matrix`` are live; the buffer grows by doubling so appends are cheap,
+and a removal moves the last row into the hole, so the live rows stay one contiguous block
+that a single matrix-vector product scans.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+Matrix = npt.NDArray[np.float32]
+
+
+def unit_rows(matrix: Matrix) -> Matrix:
+    """Rows scaled to length 1 (zero rows stay zero), so a dot product is the cosine."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    np.divide(matrix, norms, out=matrix, where=norms > 0)
+    return matrix
+
+
+class Partition:
+    def __init__(self, dim: int, synced_seq: int, ids: list[str], matrix: Matrix) -> None:
+        self.dim = dim
+        self.synced_seq = synced_seq
+        self.ids = ids
+        self._pos = {fact_id: i for i, fact_id in enumerate(ids)}
+        self._buffer = unit_rows(matrix) if len(ids) else np.zeros((0, dim), dtype=np.float32)
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+    @property
+    def matrix(self) -> Matrix:
+        """The live rows, as a view (no copy)."""
+        return self._buffer[: self.size]
+
+    def upsert(self, fact_id: str, vector: Matrix) -> None:
+        row = self._pos.get(fact_id)
+        if row is None:
+            row = self.size
+            self._grow(row + 1)
+            self.ids.append(fact_id)
+            self._pos[fact_id] = row
+        self._buffer[row] = vector
+        unit_rows(self._buffer[row : row + 1])
+
+    def remove(self, fact_id: str) -> None:
+        row = self._pos.pop(fact_id, None)
+        if row is None:
+            return
+        last = self.size - 1
+        if row != last:
+            moved = self.ids[last]
+            self._buffer[row] = self._buffer[last]
+            self.ids[row] = moved
+            self._pos[moved] = row
+        self.ids.pop()
+
+    def _grow(self, needed: int) -> None:
+        if needed <= len(self._buffer):
+            return
+        capacity = max(needed, 2 * len(self._buffer), 16)
+        grown = np.empty((capacity, self.dim), dtype=np.float32)
+        grown[: self.size] = self.matrix
+        self._buffer = grown

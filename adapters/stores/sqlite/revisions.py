@@ -1,0 +1,135 @@
+"""Counters that tell other readers what changed: scope revisions and the fact sequence.
+
+Every write transaction records what it touched in a ``Changes`` and flushes it before
+committing, so a counter moves in the same transaction as the change it announces:
+
+* ``scope_state.revision``, one per scope key, moves on any change to the key's facts,
+  reflections or blob; context caches compare it.
+* ``counters.fact_seq`` is a global sequence stamped on every fact row written and on the
+  tombstone of every fact removed from a partition; ``scope_state.fact_seq`` is the last
+  stamp of the partition. A vector index that synced a partition up to stamp s fetches
+  exactly the rows and tombstones stamped after s, whoever wrote them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+
+from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
+from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.domain.scopes import ScopeKey
+
+# Write transactions whose tombstones are kept. A vector index that has not synced a
+# partition for longer than this reloads the partition instead of replaying its changes.
+TOMBSTONES_KEPT = 100_000
+
+
+class Changes:
+    """What one write transaction touched; counters are bumped once per key on ``flush``."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._seq: int | None = None
+        self._keys: set[KeyCols] = set()
+        self._tombstoned = False
+
+    @property
+    def seq(self) -> int:
+        """This transaction's fact stamp, drawn on first use."""
+        if self._seq is None:
+            (value,) = self._conn.execute(
+                "UPDATE counters SET value = value + 1 WHERE name = 'fact_seq' RETURNING value"
+            ).fetchone()
+            self._seq = int(value)
+        return self._seq
+
+    def memory(self, key: KeyCols) -> None:
+        """A reflection or blob of ``key`` changed."""
+        self._keys.add(key)
+
+    def facts(self, key: KeyCols) -> int:
+        """A fact of ``key`` changed; returns the stamp to write on its row."""
+        self._keys.add(key)
+        return self.seq
+
+    def tombstone(self, key: KeyCols, fact_id: str) -> None:
+        """A fact left the partition ``key`` (deleted, or moved to another key)."""
+        self._conn.execute(
+            "INSERT INTO fact_tombstones VALUES (?, ?, ?, ?, ?)", (*key, self.facts(key), fact_id)
+        )
+        self._tombstoned = True
+
+    def flush(self) -> None:
+        fact_seq = self._seq or 0
+        if self._tombstoned:
+            _prune_tombstones(self._conn, fact_seq - TOMBSTONES_KEPT)
+        self._conn.executemany(
+            "INSERT INTO scope_state (agent_id, scope, owner, revision, fact_seq) "
+            "VALUES (?, ?, ?, 1, ?) ON CONFLICT (agent_id, scope, owner) DO UPDATE SET "
+            "revision = revision + 1, fact_seq = max(fact_seq, excluded.fact_seq)",
+            [(*key, fact_seq) for key in self._keys],
+        )
+
+
+def _prune_tombstones(conn: sqlite3.Connection, floor: int) -> None:
+    """Forget tombstones stamped before ``floor``; an index synced earlier must reload."""
+    if floor <= 0:
+        return
+    conn.execute("DELETE FROM fact_tombstones WHERE seq < ?", (floor,))
+    conn.execute(
+        "UPDATE counters SET value = max(value, ?) WHERE name = 'tombstone_floor'", (floor,)
+    )
+
+
+@contextmanager
+def writing(conn: sqlite3.Connection) -> Iterator[Changes]:
+    """A write transaction (``BEGIN IMMEDIATE``) whose counters move with its changes."""
+    with transaction(conn, write=True):
+        changes = Changes(conn)
+        yield changes
+        changes.flush()
+
+
+def revisions(conn: sqlite3.Connection, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
+    """Every asked key, 0 for a key that never changed."""
+    out: dict[ScopeKey, int] = {}
+    for key in keys:
+        row = conn.execute(
+            "SELECT revision FROM scope_state WHERE agent_id = ? AND scope = ? AND owner = ?",
+            key_cols(key),
+        ).fetchone()
+        out[key] = int(row[0]) if row else 0
+    return out
+
+
+def fact_seqs(conn: sqlite3.Connection, keys: Iterable[KeyCols]) -> dict[KeyCols, int]:
+    """The last fact stamp of each partition (0 when it never had a fact)."""
+    out: dict[KeyCols, int] = {}
+    for key in keys:
+        row = conn.execute(
+            "SELECT fact_seq FROM scope_state WHERE agent_id = ? AND scope = ? AND owner = ?", key
+        ).fetchone()
+        out[key] = int(row[0]) if row else 0
+    return out
+
+
+def tombstone_floor(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM counters WHERE name = 'tombstone_floor'").fetchone()
+    return int(row[0])
+
+
+def delete_scope(conn: sqlite3.Connection, key: ScopeKey) -> int:
+    """Remove every fact, reflection and blob of one key; the revision moves on."""
+    cols = key_cols(key)
+    where = "WHERE agent_id = ? AND scope = ? AND owner = ?"
+    with writing(conn) as changes:
+        changes.memory(cols)
+        fact_ids = [r[0] for r in conn.execute(f"SELECT id FROM facts {where}", cols)]
+        for fact_id in fact_ids:
+            changes.tombstone(cols, fact_id)
+        removed = 0
+        for table in ("facts", "reflections", "consolidated"):
+            removed += conn.execute(f"DELETE FROM {table} {where}", cols).rowcount
+        return removed

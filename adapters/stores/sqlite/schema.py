@@ -1,0 +1,95 @@
+"""The file's layout, its version, and the migrations between versions.
+
+``PRAGMA user_version`` holds the schema version. Opening a file upgrades it step by step
+(``MIGRATIONS[v]`` takes version v to v + 1) inside one write transaction, so two processes
+opening an old file at once migrate it once. A file from a newer eden-memory is refused:
+this code cannot know what the newer layout means.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping
+
+from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
+from eden_memory.domain.errors import ConfigurationError, StoreError
+
+SCHEMA_VERSION = 1
+
+Migration = Callable[[sqlite3.Connection], None]
+# MIGRATIONS[v] upgrades a version-v file to v + 1. Version 1 is the first layout: none yet.
+MIGRATIONS: Mapping[int, Migration] = {}
+
+
+def prepare(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode and bring its schema to ``SCHEMA_VERSION``."""
+    _require_fts5(conn)
+    conn.execute("PRAGMA journal_mode = WAL")
+    if schema_version(conn) == SCHEMA_VERSION:
+        return  # the common case takes no write lock
+    with transaction(conn, write=True):
+        migrate(conn, SCHEMA_VERSION, MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection, target: int, migrations: Mapping[int, Migration]) -> None:
+    """Create a new file, or upgrade an old one one version at a time; refuse a newer one."""
+    version = schema_version(conn)
+    if version > target:
+        raise StoreError(
+            f"this store file has schema version {version}, written by a newer eden-memory; "
+            f"this version reads up to {target}: upgrade eden-memory to open it"
+        )
+    if version == 0:
+        _refuse_foreign(conn)
+        _create(conn)
+        version = 1
+    for step in range(version, target):
+        migrations[step](conn)
+    conn.execute(f"PRAGMA user_version = {int(target)}")
+
+
+def optimize(conn: sqlite3.Connection) -> None:
+    """Refresh the query planner's statistics where they are stale (cheap; run on close)."""
+    conn.execute("PRAGMA analysis_limit = 1000")
+    conn.execute("PRAGMA optimize")
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    return int(version)
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    # executescript would COMMIT the open transaction; run the statements one by one.
+    for statement in _statements(CREATE_V1):
+        conn.execute(statement)
+
+
+def _refuse_foreign(conn: sqlite3.Connection) -> None:
+    """A version-0 file with tables belongs to some other program: leave it alone."""
+    if conn.execute("SELECT EXISTS (SELECT 1 FROM sqlite_master)").fetchone()[0]:
+        raise StoreError("this file is an SQLite database of another program, not a memory store")
+
+
+def _statements(script: str) -> list[str]:
+    out: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        if not pending and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        pending += line
+        if sqlite3.complete_statement(pending):
+            out.append(pending.strip())
+            pending = ""
+    return out
+
+
+def _require_fts5(conn: sqlite3.Connection) -> None:
+    try:
+        conn.execute("CREATE VIRTUAL TABLE temp.fts5_probe USING fts5(x)")
+        conn.execute("DROP TABLE temp.fts5_probe")
+    except sqlite3.OperationalError as exc:
+        raise ConfigurationError(
+            "the embedded store needs SQLite with FTS5, which this Python's sqlite3 lacks"
+        ) from exc

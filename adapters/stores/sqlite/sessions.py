@@ -1,0 +1,149 @@
+"""Sessions: recorded turns, their pending work, and the snapshot of how to form them.
+
+The pending counters are recomputed from the messages in the transaction that changes
+them, so they can never drift from the messages themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from eden_memory.adapters.stores.sqlite.codec import from_us, to_us
+from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.domain.models import SessionState
+from eden_memory.ports.stores import PendingMessage, SessionProfile
+
+SESSION_COLUMNS = (
+    "agent_id, session_id, profile, pending_messages, pending_tokens, last_activity_us, "
+    "last_formed_us, ended_us, claim_id, claim_expires_us"
+)
+_KEY = "agent_id = ? AND session_id = ?"
+
+
+def state_from_row(row: Sequence[Any]) -> SessionState:
+    profile = json.loads(row[2])
+    return SessionState(
+        agent_id=row[0],
+        session_id=row[1],
+        **profile,
+        pending_messages=row[3],
+        pending_tokens=row[4],
+        last_activity_at=from_us(row[5]),
+        last_formed_at=from_us(row[6]),
+        ended_at=from_us(row[7]),
+        claim_id=row[8],
+        claim_expires_at=from_us(row[9]),
+    )
+
+
+def read_state(conn: sqlite3.Connection, agent_id: str, session_id: str) -> SessionState | None:
+    row = conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {_KEY}", (agent_id, session_id)
+    ).fetchone()
+    return None if row is None else state_from_row(row)
+
+
+def recount_pending(conn: sqlite3.Connection, agent_id: str, session_id: str) -> None:
+    conn.execute(
+        "UPDATE sessions SET "
+        f"pending_messages = (SELECT COUNT(*) FROM messages WHERE {_KEY} AND formed = 0), "
+        "pending_tokens = (SELECT COALESCE(SUM(weighted_tokens), 0) FROM messages "
+        f"WHERE {_KEY} AND formed = 0) WHERE {_KEY}",
+        (agent_id, session_id) * 3,
+    )
+
+
+def record_messages(
+    conn: sqlite3.Connection,
+    profile: SessionProfile,
+    messages: Sequence[PendingMessage],
+    now: datetime,
+) -> SessionState:
+    ids = (profile.agent_id, profile.session_id)
+    snapshot = {k: v for k, v in asdict(profile).items() if k not in ("agent_id", "session_id")}
+    with transaction(conn, write=True):
+        conn.execute(
+            "INSERT INTO sessions (agent_id, session_id, profile, last_activity_us) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (agent_id, session_id) DO UPDATE SET "
+            "profile = excluded.profile, last_activity_us = excluded.last_activity_us",
+            (*ids, json.dumps(snapshot), to_us(now)),
+        )
+        # Everyone who ever took part stays listed, so erasing a user finds every session.
+        conn.executemany(
+            "INSERT OR IGNORE INTO session_users (agent_id, user_id, session_id) VALUES (?, ?, ?)",
+            [(profile.agent_id, user, profile.session_id) for user in profile.user_ids],
+        )
+        conn.executemany(
+            "INSERT INTO messages (agent_id, session_id, message_id, author_id, sent_us, "
+            "weighted_tokens, doc) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (agent_id, session_id, message_id) DO NOTHING",
+            [
+                (
+                    *ids,
+                    p.message.id,
+                    p.message.author_id,
+                    to_us(p.message.sent_at),
+                    p.weighted_tokens,
+                    p.message.model_dump_json(),
+                )
+                for p in messages
+            ],
+        )
+        recount_pending(conn, *ids)
+        state = read_state(conn, *ids)
+    assert state is not None
+    return state
+
+
+def end_session(
+    conn: sqlite3.Connection, agent_id: str, session_id: str, now: datetime
+) -> SessionState | None:
+    with transaction(conn, write=True):
+        conn.execute(
+            f"UPDATE sessions SET ended_us = ? WHERE {_KEY}", (to_us(now), agent_id, session_id)
+        )
+        return read_state(conn, agent_id, session_id)
+
+
+def cold_sessions(
+    conn: sqlite3.Connection, idle_before: datetime, min_messages: int, limit: int
+) -> list[SessionState]:
+    rows = conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE last_activity_us <= ? "
+        "AND pending_messages >= ? ORDER BY last_activity_us, agent_id, session_id LIMIT ?",
+        (to_us(idle_before), min_messages, limit),
+    )
+    return [state_from_row(row) for row in rows]
+
+
+def sessions_of_user(conn: sqlite3.Connection, agent_id: str, user_id: str) -> list[SessionState]:
+    rows = conn.execute(
+        f"SELECT {', '.join('s.' + c.strip() for c in SESSION_COLUMNS.split(','))} "
+        "FROM session_users u JOIN sessions s USING (agent_id, session_id) "
+        "WHERE u.agent_id = ? AND u.user_id = ? ORDER BY s.session_id",
+        (agent_id, user_id),
+    )
+    return [state_from_row(row) for row in rows]
+
+
+def delete_session(conn: sqlite3.Connection, agent_id: str, session_id: str) -> int:
+    with transaction(conn, write=True):
+        removed = conn.execute(f"DELETE FROM messages WHERE {_KEY}", (agent_id, session_id))
+        conn.execute(f"DELETE FROM sessions WHERE {_KEY}", (agent_id, session_id))
+        return removed.rowcount
+
+
+def delete_messages_by_author(conn: sqlite3.Connection, agent_id: str, author_id: str) -> int:
+    with transaction(conn, write=True):
+        touched = conn.execute(
+            "DELETE FROM messages WHERE agent_id = ? AND author_id = ? RETURNING session_id",
+            (agent_id, author_id),
+        ).fetchall()
+        for session_id in {row[0] for row in touched}:
+            recount_pending(conn, agent_id, session_id)
+        return len(touched)

@@ -1,0 +1,68 @@
+"""The reflection, blob and revision half of the store."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from eden_memory.adapters.stores.sqlite import consolidated, reflections, revisions
+from eden_memory.adapters.stores.sqlite.base import StoreBase
+from eden_memory.domain.ids import AgentId, ReflectionId
+from eden_memory.domain.models import ConsolidatedMemory, Reflection
+from eden_memory.domain.scopes import ScopeKey
+
+
+class MemoryMethods(StoreBase):
+    async def add_reflections(self, reflections_: Sequence[Reflection]) -> None:
+        await self._writer.run(lambda c: reflections.add_reflections(c, reflections_))
+
+    async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None:
+        return await self._reader.run(lambda c: reflections.get_reflection(c, reflection_id))
+
+    async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
+        return await self._reader.run(lambda c: reflections.unabsorbed(c, keys))
+
+    async def list_reflections(
+        self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
+    ) -> list[Reflection]:
+        return await self._reader.run(
+            lambda c: reflections.list_reflections(c, agent_id, key, include_absorbed)
+        )
+
+    async def update_reflection(self, reflection: Reflection) -> Reflection:
+        return await self._writer.run(lambda c: reflections.update_reflection(c, reflection))
+
+    async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
+        return await self._writer.run(lambda c: reflections.delete_reflections(c, ids))
+
+    async def get_consolidated(
+        self, keys: Sequence[ScopeKey]
+    ) -> dict[ScopeKey, ConsolidatedMemory]:
+        return await self._reader.run(lambda c: consolidated.get_consolidated(c, keys))
+
+    async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]:
+        return await self._reader.run(lambda c: consolidated.list_consolidated(c, agent_id))
+
+    async def commit_consolidation(
+        self,
+        memory: ConsolidatedMemory,
+        expected_version: int,
+        absorbed: Sequence[ReflectionId],
+        now: datetime,
+    ) -> bool:
+        return await self._writer.run(
+            lambda c: consolidated.commit_consolidation(c, memory, expected_version, absorbed, now)
+        )
+
+    async def replace_consolidated(
+        self, memory: ConsolidatedMemory, expected_version: int | None
+    ) -> bool:
+        return await self._writer.run(
+            lambda c: consolidated.replace_consolidated(c, memory, expected_version)
+        )
+
+    async def revisions(self, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
+        return await self._reader.run(lambda c: revisions.revisions(c, keys))
+
+    async def delete_scope(self, key: ScopeKey) -> int:
+        return await self._writer.run(lambda c: revisions.delete_scope(c, key))

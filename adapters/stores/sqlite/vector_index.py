@@ -1,0 +1,115 @@
+"""Exact cosine search over the visible partitions, kept in memory and in step with the file.
+
+Vectors are cached per (agent, scope, owner) partition, so a search for (agent A, user U)
+multiplies the query with exactly A's agent partition and (A, U)'s user partition: the
+filter is applied before ranking, and the work is one matrix-vector product per partition
+plus an ``argpartition`` for the top k.
+
+Staying correct when other connections write: before each search, the partitions involved
+are synced inside the search's read transaction. Each partition remembers the fact stamp it
+has seen (``revisions`` explains the stamps); a primary-key lookup tells whether the file has
+a newer one, and then only the rows and tombstones stamped after it are read. Writes made by
+this process and by any other are picked up the same way; an unchanged partition costs one
+lookup (with the space and the tombstone floor, ~0.02 ms a search). This is finer than
+``PRAGMA data_version``, which says only that *something* changed, not which partition.
+A partition synced before the oldest kept tombstone, or a change of embedding space, means a
+full reload. The index is used by one thread only (the store's searcher): it needs no lock.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+import numpy as np
+
+from eden_memory.adapters.stores.sqlite.codec import KeyCols
+from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition
+from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
+from eden_memory.adapters.stores.sqlite.space import read_space
+from eden_memory.domain.embedding_space import EmbeddingSpace
+
+_WHERE = "agent_id = ? AND scope = ? AND owner = ?"
+_LOAD_BLOCK = 4096
+
+
+class VectorIndex:
+    def __init__(self) -> None:
+        self._space: EmbeddingSpace | None = None
+        self._parts: dict[KeyCols, Partition] = {}
+
+    def sync(self, conn: sqlite3.Connection, keys: Sequence[KeyCols]) -> EmbeddingSpace | None:
+        """Bring these partitions up to the file's state (call inside a read transaction)."""
+        space = read_space(conn)
+        if space != self._space:
+            self._space, self._parts = space, {}
+        if space is None:
+            return None
+        floor = tombstone_floor(conn)
+        for key, seq in fact_seqs(conn, keys).items():
+            part = self._parts.get(key)
+            if part is None or part.synced_seq < floor:  # its removals may be forgotten
+                self._parts[key] = _load(conn, key, space, seq)
+            elif part.synced_seq != seq:
+                _apply_changes(conn, key, space, part, seq)
+        return space
+
+    def top(self, query: Matrix, keys: Sequence[KeyCols], limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` best (id, cosine) of these partitions; ``query`` must be unit length."""
+        parts = [self._parts[k] for k in keys if k in self._parts and self._parts[k].size]
+        if not parts or limit <= 0:
+            return []
+        scores = np.concatenate([p.matrix @ query for p in parts])
+        if limit < len(scores):
+            best = np.argpartition(-scores, limit - 1)[:limit]
+        else:
+            best = np.arange(len(scores))
+        order = best[np.argsort(-scores[best], kind="stable")]
+        # Map positions back to (partition, row) without building a list of every id.
+        starts = np.cumsum([0] + [p.size for p in parts])
+        owner = np.searchsorted(starts, order, side="right") - 1
+        return [
+            (parts[o].ids[i - starts[o]], float(scores[i]))
+            for i, o in zip(order.tolist(), owner.tolist(), strict=True)
+        ]
+
+    def clear(self) -> None:
+        self._space, self._parts = None, {}
+
+
+def _load(conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, seq: int) -> Partition:
+    """Read a whole partition, a block of rows at a time (at most one block of blobs and the
+    matrix are in memory at once)."""
+    cursor = conn.execute(
+        f"SELECT id, vector FROM facts WHERE {_WHERE} AND status = 'active' "
+        "AND vec_model = ? AND vec_dim = ?",
+        (*key, space.model, space.dimension),
+    )
+    ids: list[str] = []
+    blocks: list[Matrix] = [np.zeros((0, space.dimension), dtype=np.float32)]
+    while rows := cursor.fetchmany(_LOAD_BLOCK):
+        ids.extend(row[0] for row in rows)
+        flat = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
+        blocks.append(flat.reshape(len(rows), space.dimension))
+    return Partition(space.dimension, seq, ids, np.concatenate(blocks))
+
+
+def _apply_changes(
+    conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, part: Partition, seq: int
+) -> None:
+    """Replay what happened after ``part.synced_seq``: removals first, then current rows."""
+    since = (*key, part.synced_seq)
+    for (fact_id,) in conn.execute(
+        f"SELECT fact_id FROM fact_tombstones WHERE {_WHERE} AND seq > ?", since
+    ):
+        part.remove(fact_id)
+    rows = conn.execute(
+        f"SELECT id, status, vec_model, vec_dim, vector FROM facts WHERE {_WHERE} AND seq > ?",
+        since,
+    )
+    for fact_id, status, model, dim, blob in rows:
+        if status == "active" and model == space.model and dim == space.dimension:
+            part.upsert(fact_id, np.frombuffer(blob, dtype=np.float32))
+        else:
+            part.remove(fact_id)
+    part.synced_seq = seq

@@ -1,0 +1,27 @@
+"""The store contract, run against the embedded SQLite store on temporary files."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.ports.stores import MemoryStore
+from tests.contract.store_contract import StoreContract, StoreFactory
+
+
+class TestSqliteStore(StoreContract):
+    @pytest.fixture
+    async def make_store(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
+        stores: list[SqliteStore] = []
+
+        async def make() -> MemoryStore:
+            # A folder per store: opening creates missing folders.
+            stores.append(await SqliteStore.open(tmp_path / f"store-{len(stores)}" / "memory.db"))
+            return stores[-1]
+
+        yield make
+        for store in stores:
+            await store.close()

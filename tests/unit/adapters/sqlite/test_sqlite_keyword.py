@@ -1,0 +1,135 @@
+"""Keyword search takes any text safely, folds accents, and scores with BM25 (larger better)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eden_memory.adapters.stores.sqlite import SqliteStore, keyword
+from eden_memory.adapters.stores.sqlite.keyword import fts_query, query_words
+from eden_memory.domain.ids import AgentId, FactId
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.ports.stores import FactHit
+
+T0 = datetime(2026, 2, 1, tzinfo=UTC)
+A = AgentId("agent")
+VIEWER = FactVisibility(A, None, frozenset({Scope.AGENT}))
+HOSTILE = [
+    '"',
+    '""',
+    "'",
+    "AND",
+    "OR NOT",
+    "NEAR(kayak budget, 3)",
+    "kayak*",
+    "*",
+    "^kayak",
+    "content:kayak",
+    "(kayak",
+    "kayak)",
+    "'; DROP TABLE facts; --",
+    'a"b"c',
+    "-kayak +budget",
+    "\x00kayak",
+    "🎉🎉",
+    "",
+    "   ",
+    "kayak " * 500,
+]
+
+
+def fact(n: int, content: str) -> Fact:
+    return Fact(
+        id=FactId(f"fact-{n}"),
+        content=content,
+        scope=Scope.AGENT,
+        agent_id=A,
+        formed_at=T0,
+        created_at=T0,
+        updated_at=T0,
+        embedding_model="m",
+        embedding_dim=2,
+    )
+
+
+CORPUS = [
+    "Zoë booked a kayak trip to Tromsø",
+    "The café on Rue Cler serves crêpes",
+    "The kayak budget is 500 euros",
+    "東京 office opens in March",
+    "Ticket INC-4521 tracks the login outage",
+    *(f"The team meets every week, note {n}" for n in range(20)),
+]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with await SqliteStore.open(tmp_path / "memory.db") as opened:
+        facts = [fact(n, text) for n, text in enumerate(CORPUS)]
+        await opened.add_facts(facts, [[1.0, 0.0]] * len(facts))
+        yield opened
+
+
+def found(hits: list[FactHit]) -> list[str]:
+    return [h.fact.content for h in hits]
+
+
+def test_every_token_is_quoted_and_operators_are_words() -> None:
+    assert fts_query(query_words('kayak AND "budget" OR NEAR(x)')) == (
+        '"kayak" OR "AND" OR "budget" OR "OR" OR "NEAR" OR "x"'
+    )
+    assert fts_query(query_words("  ?!*()  ")) is None
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+async def test_hostile_queries_never_fail(store: SqliteStore, text: str) -> None:
+    hits = await store.keyword_search(text, VIEWER, 10)
+    assert all(h.score > 0 for h in hits)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.text(max_size=80))
+async def test_any_text_is_a_safe_query(store: SqliteStore, text: str) -> None:
+    await store.keyword_search(text, VIEWER, 5)
+
+
+async def test_accents_and_case_are_folded(store: SqliteStore) -> None:
+    assert found(await store.keyword_search("CAFE crepes", VIEWER, 5)) == [CORPUS[1]]
+    assert found(await store.keyword_search("zoe tromso", VIEWER, 5)) == [CORPUS[0]]
+    assert found(await store.keyword_search("東京", VIEWER, 5)) == [CORPUS[3]]
+    assert found(await store.keyword_search("inc-4521?", VIEWER, 5)) == [CORPUS[4]]
+
+
+async def test_scores_are_positive_larger_better_and_calibrated(store: SqliteStore) -> None:
+    hits = await store.keyword_search("kayak budget", VIEWER, 5)
+    assert found(hits) == [CORPUS[2], CORPUS[0]]
+    assert hits[0].score > hits[1].score >= store.text_score_threshold
+    common = await store.keyword_search("the team", VIEWER, 50)
+    assert common
+    assert all(h.score < store.text_score_threshold for h in common)
+
+
+async def test_the_tokenizer_folds_the_query_as_it_folded_the_facts(tmp_path: Path) -> None:
+    async with await SqliteStore.open(tmp_path / "memory.db") as store:
+        await store.add_facts([fact(1, "Ada lives on the Hauptstraße")], [[1.0, 0.0]])
+        assert found(await store.keyword_search("HAUPTSTRASSE hauptstraße", VIEWER, 5)) == [
+            "Ada lives on the Hauptstraße"
+        ]
+
+
+async def test_in_a_large_index_weightless_words_are_left_out(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(keyword, "PRUNE_FROM_FACTS", 10)
+    assert found(await store.keyword_search("the kayak", VIEWER, 5)) == [CORPUS[2], CORPUS[0]]
+    assert await store.keyword_search("the team meets", VIEWER, 5) == []
+    monkeypatch.setattr(keyword, "PRUNE_FROM_FACTS", 1000)
+    assert len(await store.keyword_search("the team meets", VIEWER, 5)) == 5

@@ -1,0 +1,156 @@
+"""Claims, compare-and-set, duplicates and counters hold between processes sharing a file.
+
+Each worker is a fresh interpreter (``spawn``) with its own store on the same file; a barrier
+releases them together so their transactions really overlap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId, UserId
+from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, Role
+from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.ports.stores import PendingMessage, SessionProfile
+
+WORKERS = 4
+T0 = datetime(2026, 2, 1, tzinfo=UTC)
+A, U, S = AgentId("agent"), UserId("user"), SessionId("session")
+KEY = ScopeKey.user(A, U)
+Job = Callable[[SqliteStore, int], Coroutine[Any, Any, object]]
+
+
+def fact(n: int) -> Fact:
+    return Fact(
+        id=FactId(f"fact-{n}"),
+        content="Ada's locker code is 4471",
+        scope=Scope.USER,
+        agent_id=A,
+        user_id=U,
+        formed_at=T0,
+        created_at=T0,
+        updated_at=T0,
+        embedding_model="m",
+        embedding_dim=2,
+    )
+
+
+async def claim_job(store: SqliteStore, n: int) -> object:
+    claim = await store.claim_messages(A, S, f"worker-{n}", T0, 60.0, 1, 100)
+    return None if claim is None else [m.id for m in claim.messages]
+
+
+async def commit_job(store: SqliteStore, n: int) -> object:
+    blob = ConsolidatedMemory.empty(KEY, 300).evolve(content=f"by worker {n}", version=1)
+    return await store.commit_consolidation(blob, 0, [ReflectionId("r0")], T0)
+
+
+async def add_job(store: SqliteStore, n: int) -> object:
+    [stored] = await store.add_facts([fact(n)], [[1.0, 0.0]])
+    return stored.id
+
+
+async def access_job(store: SqliteStore, n: int) -> object:
+    for _ in range(25):
+        await store.record_access([FactId("fact-0")], T0)
+    return n
+
+
+JOBS: dict[str, Job] = {
+    "claim": claim_job,
+    "commit": commit_job,
+    "add": add_job,
+    "access": access_job,
+}
+
+
+def worker(path: str, job: str, n: int, barrier: Any, results: Any) -> None:
+    """One process: open the store, wait for the others, run the job, report (or fail)."""
+
+    async def run() -> object:
+        async with await SqliteStore.open(path, busy_timeout=30.0) as store:
+            await asyncio.to_thread(barrier.wait, 60)  # never wait forever for a dead peer
+            return await JOBS[job](store, n)
+
+    try:
+        results.put((n, "ok", asyncio.run(run())))
+    except BaseException as exc:
+        results.put((n, "error", repr(exc)))
+
+
+def in_processes(path: Path, job: str) -> list[object]:
+    """Run ``job`` in WORKERS processes at once; their results, in worker order."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(WORKERS), ctx.Queue()
+    procs = [
+        ctx.Process(target=worker, args=(str(path), job, n, barrier, results), daemon=True)
+        for n in range(WORKERS)
+    ]
+    try:
+        for proc in procs:
+            proc.start()
+        reports = [results.get(timeout=120) for _ in procs]
+        for proc in procs:
+            proc.join(timeout=30)
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+    failed = [r for r in reports if r[1] != "ok"]
+    assert not failed, failed
+    out = {n: value for n, _, value in reports}
+    return [out[n] for n in range(WORKERS)]
+
+
+async def test_of_processes_claiming_one_session_exactly_one_wins(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    async with await SqliteStore.open(path) as store:
+        sent = [
+            Message(id=MessageId(f"m{n}"), role=Role.USER, text=f"hi {n}", sent_at=T0)
+            for n in range(5)
+        ]
+        profile = SessionProfile(A, S, (U,), True, True, "", False)
+        await store.record_messages(profile, [PendingMessage(m, 1.0) for m in sent], T0)
+    results = await asyncio.to_thread(in_processes, path, "claim")
+    winners = [r for r in results if r is not None]
+    assert winners == [[f"m{n}" for n in range(5)]]
+
+
+async def test_of_processes_committing_one_version_exactly_one_wins(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    async with await SqliteStore.open(path) as store:
+        await store.add_reflections(
+            [Reflection.in_scope(KEY, id="r0", content="Likes tea", formed_at=T0, created_at=T0)]
+        )
+    results = await asyncio.to_thread(in_processes, path, "commit")
+    assert results.count(True) == 1
+    async with await SqliteStore.open(path) as store:
+        blob = (await store.get_consolidated([KEY]))[KEY]
+        assert blob.content == f"by worker {results.index(True)}"
+        [absorbed] = await store.list_reflections(A, KEY, include_absorbed=True)
+        assert (absorbed.absorbed, absorbed.absorbed_into_version) == (True, 1)
+
+
+async def test_processes_adding_one_text_store_it_once(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    await (await SqliteStore.open(path)).close()
+    results = await asyncio.to_thread(in_processes, path, "add")
+    assert len(set(results)) == 1
+    async with await SqliteStore.open(path) as store:
+        assert await store.count_facts(KEY) == 1
+
+
+async def test_access_counts_from_every_process_add_up(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    async with await SqliteStore.open(path) as store:
+        await store.add_facts([fact(0)], [[1.0, 0.0]])
+    await asyncio.to_thread(in_processes, path, "access")
+    async with await SqliteStore.open(path) as store:
+        [counted] = await store.get_facts([FactId("fact-0")])
+        assert counted.access_count == WORKERS * 25
