@@ -25,7 +25,9 @@ from tests.unit.adapters.mongo import wire_server
 def wire_uri() -> Iterator[str]:
     """One SecantusDB server for the whole session (see ``wire_server``)."""
     if not wire_server.available():
-        pytest.skip(f"{wire_server.SERVER} is not installed (test dependency SecantusDB==0.7.0b3)")
+        pytest.fail(
+            f"{wire_server.SERVER} is not installed: pip install -e '.[dev]' (SecantusDB==0.7.0b3)"
+        )
     with wire_server.wire_server() as uri:
         yield uri
 

@@ -12,6 +12,8 @@ from tests.unit.adapters.mongo import wire_server
 @pytest.fixture(scope="session")
 def wire_uri() -> Iterator[str]:
     if not wire_server.available():
-        pytest.skip(f"{wire_server.SERVER} is not installed (test dependency SecantusDB==0.7.0b3)")
+        pytest.fail(
+            f"{wire_server.SERVER} is not installed: pip install -e '.[dev]' (SecantusDB==0.7.0b3)"
+        )
     with wire_server.wire_server() as uri:
         yield uri

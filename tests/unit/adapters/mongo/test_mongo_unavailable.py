@@ -58,7 +58,6 @@ async def test_index_setup_against_a_closed_port_is_unavailable(nowhere: Client)
         await setup_indexes(nowhere["eden"], 8)
 
 
-@pytest.mark.skipif(not wire_server.available(), reason="SecantusDB is not installed")
 async def test_a_server_that_goes_away_mid_session_is_unavailable() -> None:
     with wire_server.wire_server() as uri:
         client: Client = AsyncMongoClient(uri.replace("5000", "300"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -33,21 +34,27 @@ def _port_from(log: Path, process: subprocess.Popen[bytes], seconds: float) -> i
     raise RuntimeError(f"{SERVER} did not start within {seconds} seconds")
 
 
+def executable() -> str | None:
+    """The server program: beside this interpreter (an unactivated venv), else on PATH."""
+    beside = Path(sys.executable).parent / SERVER
+    return str(beside) if beside.exists() else shutil.which(SERVER)
+
+
 def available() -> bool:
-    return shutil.which(SERVER) is not None
+    return executable() is not None
 
 
 @contextmanager
 def wire_server(start_seconds: float = 30.0) -> Iterator[str]:
     """Run a fresh in-memory server; yields its connection URI, stops it afterwards."""
-    executable = shutil.which(SERVER)
-    if executable is None:
+    program = executable()
+    if program is None:
         raise RuntimeError(f"{SERVER} is not installed (test dependency SecantusDB==0.7.0b3)")
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "server.log"
         args = ["--host", "127.0.0.1", "--port", "0", "--storage-path", ":memory:", "--standalone"]
         with log.open("wb") as sink:
-            process = subprocess.Popen([executable, *args], stderr=sink)
+            process = subprocess.Popen([program, *args], stderr=sink)
         try:
             port = _port_from(log, process, start_seconds)
             yield f"mongodb://127.0.0.1:{port}/?serverSelectionTimeoutMS=5000"
