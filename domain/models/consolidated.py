@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Self
 
 from pydantic import Field, field_validator, model_validator
 
 from eden_memory.domain.ids import AgentId, SessionId, UserId
-from eden_memory.domain.models.base import Record
+from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import blob_text
 
@@ -22,8 +21,8 @@ class ConsolidatedMemory(Record):
     word_limit: int = Field(gt=0)
     # 0: nothing consolidated yet. Every consolidation or replacement adds one.
     version: int = Field(default=0, ge=0)
-    last_consolidated_at: datetime | None = None
-    updated_at: datetime | None = None
+    last_consolidated_at: UtcTime | None = None
+    updated_at: UtcTime | None = None
 
     @field_validator("content")
     @classmethod

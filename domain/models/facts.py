@@ -9,7 +9,7 @@ from typing import Self
 from pydantic import Field, field_validator, model_validator
 
 from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
-from eden_memory.domain.models.base import Record
+from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
 from eden_memory.domain.text import content_hash, single_line
 
@@ -25,7 +25,7 @@ class FactRevision(Record):
 
     version: int
     content: str
-    replaced_at: datetime
+    replaced_at: UtcTime
     reason: str = ""
 
 
@@ -38,17 +38,17 @@ class Fact(Record):
     user_id: UserId | None = None
     source_session_id: SessionId | None = None
     source_message_ids: tuple[MessageId, ...] = ()
-    formed_at: datetime
-    created_at: datetime
-    updated_at: datetime
+    formed_at: UtcTime
+    created_at: UtcTime
+    updated_at: UtcTime
     version: int = Field(default=1, ge=1)
     history: tuple[FactRevision, ...] = ()
     access_count: int = Field(default=0, ge=0)
-    last_accessed_at: datetime | None = None
+    last_accessed_at: UtcTime | None = None
     embedding_model: str
     embedding_dim: int = Field(gt=0)
     status: FactStatus = FactStatus.ACTIVE
-    retired_at: datetime | None = None
+    retired_at: UtcTime | None = None
     retired_reason: str = ""
     superseded_by: FactId | None = None
 

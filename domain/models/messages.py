@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from enum import StrEnum
 from typing import Self
 
 from pydantic import field_validator, model_validator
 
 from eden_memory.domain.ids import MessageId, check_id
-from eden_memory.domain.models.base import Record
+from eden_memory.domain.models.base import Record, UtcTime
 
 MAX_MESSAGE_CHARS = 200_000
 
@@ -25,7 +24,7 @@ class Message(Record):
     id: MessageId
     role: Role
     text: str
-    sent_at: datetime
+    sent_at: UtcTime
     # Who wrote it: a user id for user messages, a tool or agent name otherwise.
     author_id: str | None = None
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Self
 
 from pydantic import field_validator, model_validator
 
 from eden_memory.domain.ids import AgentId, MessageId, ReflectionId, SessionId, UserId, check_id
-from eden_memory.domain.models.base import Record
+from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import single_line
 
@@ -23,10 +22,10 @@ class Reflection(Record):
     session_id: SessionId | None = None
     source_session_id: SessionId | None = None
     source_message_ids: tuple[MessageId, ...] = ()
-    formed_at: datetime
-    created_at: datetime
+    formed_at: UtcTime
+    created_at: UtcTime
     absorbed: bool = False
-    absorbed_at: datetime | None = None
+    absorbed_at: UtcTime | None = None
     absorbed_into_version: int | None = None
 
     @field_validator("content")

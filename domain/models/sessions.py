@@ -7,7 +7,7 @@ from datetime import datetime
 from pydantic import Field
 
 from eden_memory.domain.ids import AgentId, SessionId, UserId
-from eden_memory.domain.models.base import Record
+from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.models.messages import Message
 from eden_memory.domain.scopes import AgentMemoryConfig, SessionIdentity
 
@@ -29,11 +29,11 @@ class SessionState(Record):
     # Recorded and not yet formed, claimed ones included.
     pending_messages: int = Field(default=0, ge=0)
     pending_tokens: float = Field(default=0.0, ge=0.0)
-    last_activity_at: datetime | None = None
-    last_formed_at: datetime | None = None
-    ended_at: datetime | None = None
+    last_activity_at: UtcTime | None = None
+    last_formed_at: UtcTime | None = None
+    ended_at: UtcTime | None = None
     claim_id: str | None = None
-    claim_expires_at: datetime | None = None
+    claim_expires_at: UtcTime | None = None
 
     @property
     def identity(self) -> SessionIdentity:
@@ -58,5 +58,5 @@ class Claim(Record):
     claim_id: str
     session: SessionState
     messages: tuple[Message, ...]
-    claimed_at: datetime
-    expires_at: datetime
+    claimed_at: UtcTime
+    expires_at: UtcTime
