@@ -1,0 +1,89 @@
+"""Embeddings with Gemini (``gemini-embedding-001``), normalized to unit length.
+
+Gemini normalizes only its full 3072-dimension vectors; truncated ones (``output_
+dimensionality`` 768 or 1536) come back with other lengths, and stores compare by dot
+product, so every vector is normalized here. Calls are split into requests of at most 100
+texts (the ``batchEmbedContents`` limit), each retried on its own, results in input order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from eden_memory.adapters.gemini_common import PROVIDER, gemini_client, guarded
+from eden_memory.adapters.providers_common import batches, embed_in_batches, unit_vector
+from eden_memory.adapters.wrappers.retry import RetryPolicy
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import ProviderError
+from eden_memory.ports.embedder import Embeddings
+
+MAX_INPUTS_PER_REQUEST = 100
+
+
+class GeminiEmbedder:
+    """``Embedder`` on the Gemini Developer API.
+
+    Settings: ``model`` and ``output_dimensionality`` (the embedding space; 1536 keeps
+    nearly all of the 3072-dimension quality at half the storage); ``task_type`` (None:
+    the provider's default; the same embedder serves facts and queries, so a symmetric type
+    such as SEMANTIC_SIMILARITY is the alternative); ``api_key`` (default:
+    ``GOOGLE_API_KEY``, then ``GEMINI_API_KEY``); ``base_url``; ``max_batch_size``;
+    ``timeout_seconds`` per request; ``max_retries``, ``backoff_base_seconds``,
+    ``backoff_max_seconds``.
+    """
+
+    def __init__(
+        self,
+        *,
+        model: str = "gemini-embedding-001",
+        output_dimensionality: int = 1536,
+        task_type: str | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_batch_size: int = MAX_INPUTS_PER_REQUEST,
+        timeout_seconds: float = 30.0,
+        max_retries: int = 3,
+        backoff_base_seconds: float = 0.5,
+        backoff_max_seconds: float = 20.0,
+    ) -> None:
+        self._space = EmbeddingSpace(model, output_dimensionality)
+        self._task_type = task_type
+        self._max_items = max(1, min(max_batch_size, MAX_INPUTS_PER_REQUEST))
+        self._timeout = timeout_seconds
+        self._retry = RetryPolicy(max_retries, backoff_base_seconds, backoff_max_seconds)
+        self._client = gemini_client(
+            "Gemini embedder", api_key=api_key, base_url=base_url, timeout_seconds=timeout_seconds
+        )
+
+    @property
+    def space(self) -> EmbeddingSpace:
+        return self._space
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections (the container calls this on shutdown)."""
+        await self._client.aio.aclose()
+
+    async def embed(self, texts: Sequence[str]) -> Embeddings:
+        spans = batches(texts, self._max_items, None)
+        return await embed_in_batches(texts, spans, self._retry, self._request)
+
+    async def _request(self, batch: list[str]) -> Embeddings:
+        from google.genai import types
+
+        config = types.EmbedContentConfig(
+            output_dimensionality=self._space.dimension, task_type=self._task_type
+        )
+        call = self._client.aio.models.embed_content(
+            model=self._space.model, contents=list(batch), config=config
+        )
+        response = await guarded(call, self._timeout)
+        rows = response.embeddings or []
+        if len(rows) != len(batch):
+            raise ProviderError(
+                f"{PROVIDER} returned {len(rows)} embeddings for {len(batch)} texts"
+            )
+        vectors = [unit_vector(row.values or [], self._space, PROVIDER) for row in rows]
+        # google-genai 3.0 has no usage on embedding responses (3.4 has): read it if present.
+        usage = getattr(response, "usage_metadata", None)
+        tokens = int(usage.prompt_token_count or 0) if usage is not None else 0
+        return Embeddings(vectors=vectors, input_tokens=tokens)

@@ -1,0 +1,92 @@
+"""Embeddings with OpenAI (``text-embedding-3-small`` by default, 1536 dimensions).
+
+A call of any size is split into requests within the API's limits (2048 inputs and a token
+budget per request), each retried on its own, and the vectors come back in input order,
+unit-normalized.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from eden_memory.adapters.openai_common import (
+    DEFAULT_KEY_ENV,
+    guarded,
+    openai_client,
+    provider_label,
+)
+from eden_memory.adapters.providers_common import batches, embed_in_batches, unit_vector
+from eden_memory.adapters.wrappers.retry import RetryPolicy
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import ProviderError
+from eden_memory.ports.embedder import Embeddings
+
+MAX_INPUTS_PER_REQUEST = 2048
+# The API allows 300,000 tokens per request; the bound we count is bytes, which is never
+# less than tokens, so a batch under this budget is always accepted.
+MAX_TOKENS_PER_REQUEST = 300_000
+
+
+class OpenAIEmbedder:
+    """``Embedder`` on OpenAI (or a compatible server).
+
+    Settings: ``model`` and ``dimensions`` (the embedding space); ``api_key`` (default: the
+    variable named by ``api_key_env``, ``OPENAI_API_KEY``); ``base_url``;
+    ``max_batch_size`` and ``max_batch_tokens`` per request; ``timeout_seconds`` per
+    request; ``max_retries``, ``backoff_base_seconds``, ``backoff_max_seconds``.
+    """
+
+    def __init__(
+        self,
+        *,
+        model: str = "text-embedding-3-small",
+        dimensions: int = 1536,
+        api_key: str | None = None,
+        api_key_env: str = DEFAULT_KEY_ENV,
+        base_url: str | None = None,
+        max_batch_size: int = MAX_INPUTS_PER_REQUEST,
+        max_batch_tokens: int = MAX_TOKENS_PER_REQUEST,
+        timeout_seconds: float = 30.0,
+        max_retries: int = 3,
+        backoff_base_seconds: float = 0.5,
+        backoff_max_seconds: float = 20.0,
+    ) -> None:
+        self._space = EmbeddingSpace(model, dimensions)
+        self._provider = provider_label(base_url)
+        self._key_env = api_key_env
+        self._max_items = max(1, min(max_batch_size, MAX_INPUTS_PER_REQUEST))
+        self._max_tokens = max_batch_tokens
+        self._timeout = timeout_seconds
+        self._retry = RetryPolicy(max_retries, backoff_base_seconds, backoff_max_seconds)
+        self._client = openai_client(
+            "OpenAI embedder",
+            api_key=api_key,
+            api_key_env=api_key_env,
+            base_url=base_url,
+            timeout_seconds=timeout_seconds,
+        )
+
+    @property
+    def space(self) -> EmbeddingSpace:
+        return self._space
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections (the container calls this on shutdown)."""
+        await self._client.close()
+
+    async def embed(self, texts: Sequence[str]) -> Embeddings:
+        spans = batches(texts, self._max_items, self._max_tokens)
+        return await embed_in_batches(texts, spans, self._retry, self._request)
+
+    async def _request(self, batch: list[str]) -> Embeddings:
+        call = self._client.embeddings.create(
+            model=self._space.model, input=batch, dimensions=self._space.dimension
+        )
+        response = await guarded(call, self._timeout, self._provider, self._key_env)
+        rows = sorted(response.data, key=lambda row: row.index)
+        if len(rows) != len(batch):
+            raise ProviderError(
+                f"{self._provider} returned {len(rows)} embeddings for {len(batch)} texts"
+            )
+        vectors = [unit_vector(row.embedding, self._space, self._provider) for row in rows]
+        return Embeddings(vectors=vectors, input_tokens=response.usage.prompt_tokens)

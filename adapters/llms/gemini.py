@@ -1,0 +1,116 @@
+"""Structured generation with Gemini (``google-genai``): JSON mode with the pydantic schema.
+
+The SDK fills ``response.parsed`` only when the answer validates and silently leaves it
+empty otherwise, so the adapter looks at the reasons first (a blocked prompt, a safety stop,
+the token limit) and validates the text itself when ``parsed`` is missing, to say exactly
+what was wrong.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from eden_memory.adapters.gemini_common import PROVIDER, gemini_client, guarded
+from eden_memory.adapters.providers_common import validated
+from eden_memory.adapters.wrappers.retry import RetryPolicy
+from eden_memory.domain.errors import InvalidLLMOutputError
+from eden_memory.ports.llm import LLMRequest, LLMResult, T
+
+if TYPE_CHECKING:
+    from google.genai import types
+
+# Finish reasons that mean "the answer is complete"; MAX_TOKENS means truncated, every
+# other one (SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII, ...) a refusal.
+_COMPLETE = {None, "STOP", "FINISH_REASON_UNSPECIFIED"}
+
+
+class GeminiLLM:
+    """``LLM`` on the Gemini Developer API, with a deadline and retries per call.
+
+    Settings: ``api_key`` (default: ``GOOGLE_API_KEY``, then ``GEMINI_API_KEY``);
+    ``base_url`` to reach another endpoint (a proxy, or a stand-in in tests);
+    ``timeout_seconds`` per attempt; ``max_retries``, ``backoff_base_seconds`` and
+    ``backoff_max_seconds`` for 429s, 5xx answers, lost connections and timeouts.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout_seconds: float = 60.0,
+        max_retries: int = 3,
+        backoff_base_seconds: float = 0.5,
+        backoff_max_seconds: float = 20.0,
+    ) -> None:
+        self._timeout = timeout_seconds
+        self._retry = RetryPolicy(max_retries, backoff_base_seconds, backoff_max_seconds)
+        self._client = gemini_client(
+            "Gemini LLM", api_key=api_key, base_url=base_url, timeout_seconds=timeout_seconds
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections (the container calls this on shutdown)."""
+        await self._client.aio.aclose()
+
+    async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
+        return await self._retry.run(lambda: self._attempt(request, schema))
+
+    async def _attempt(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
+        call = self._client.aio.models.generate_content(
+            model=request.model, contents=request.prompt, config=_config(request, schema)
+        )
+        response = await guarded(call, self._timeout)
+        return LLMResult(
+            value=_value(response, schema),
+            model=response.model_version or request.model,
+            input_tokens=_input_tokens(response),
+            output_tokens=_output_tokens(response),
+        )
+
+
+def _config(request: LLMRequest, schema: type[T]) -> types.GenerateContentConfig:
+    from google.genai import types
+
+    return types.GenerateContentConfig(
+        system_instruction=request.system,
+        response_mime_type="application/json",
+        response_schema=schema,
+        max_output_tokens=request.max_output_tokens,
+        temperature=request.temperature,
+    )
+
+
+def _value(response: types.GenerateContentResponse, schema: type[T]) -> T:
+    """The answer as ``schema``, or the reason there is none."""
+    feedback = response.prompt_feedback
+    if feedback is not None and feedback.block_reason is not None:
+        raise InvalidLLMOutputError(
+            f"{PROVIDER} refused the prompt (blocked: {feedback.block_reason.value})"
+        )
+    if not response.candidates:
+        raise InvalidLLMOutputError(f"{PROVIDER} returned no answer")
+    reason = response.candidates[0].finish_reason
+    reason_name = reason.value if reason is not None else None
+    if reason_name == "MAX_TOKENS":
+        raise InvalidLLMOutputError(f"{PROVIDER} truncated the answer at max_output_tokens")
+    if reason_name not in _COMPLETE:
+        raise InvalidLLMOutputError(
+            f"{PROVIDER} refused or stopped the answer (finish reason {reason_name})"
+        )
+    if isinstance(response.parsed, schema):
+        return response.parsed
+    return validated(response.text, schema, PROVIDER)
+
+
+def _input_tokens(response: types.GenerateContentResponse) -> int:
+    usage = response.usage_metadata
+    return (usage.prompt_token_count or 0) if usage else 0
+
+
+def _output_tokens(response: types.GenerateContentResponse) -> int:
+    """Answer plus thinking tokens: Gemini bills a thinking model's thoughts as output."""
+    usage = response.usage_metadata
+    if usage is None:
+        return 0
+    return (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)

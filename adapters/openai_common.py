@@ -1,0 +1,117 @@
+"""The OpenAI client as the LLM and embedder adapters build it, and its errors translated.
+
+The SDK is imported only when an OpenAI adapter is built, and its own retries are switched
+off (``max_retries=0``): retries are the library's ``RetryPolicy``, visible and tunable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
+
+from eden_memory.adapters.providers_common import (
+    ProviderUnavailableError,
+    RateLimitedError,
+    api_key_from,
+    rejected_key,
+    short,
+    within,
+)
+from eden_memory.domain.errors import (
+    MissingExtraError,
+    ProviderAuthError,
+    ProviderError,
+    ProviderTimeoutError,
+)
+
+if TYPE_CHECKING:
+    import openai
+
+R = TypeVar("R")
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+def provider_label(base_url: str | None) -> str:
+    """How errors name the server: OpenAI itself, or the compatible server at ``base_url``."""
+    return "OpenAI" if base_url is None else f"OpenAI-compatible server {base_url}"
+
+
+def openai_client(
+    feature: str,
+    *,
+    api_key: str | None,
+    api_key_env: str,
+    base_url: str | None,
+    timeout_seconds: float,
+) -> openai.AsyncOpenAI:
+    """An ``AsyncOpenAI`` with our timeout and no hidden retries; a missing key fails here."""
+    try:
+        import openai
+    except ImportError as error:
+        raise MissingExtraError(feature, "openai", "openai") from error
+    key = api_key_from(api_key, (api_key_env,), provider_label(base_url))
+    return openai.AsyncOpenAI(
+        api_key=key, base_url=base_url, timeout=timeout_seconds, max_retries=0
+    )
+
+
+async def guarded(call: Awaitable[R], timeout_seconds: float, provider: str, key_env: str) -> R:
+    """Await one SDK call within the deadline; SDK errors become ours."""
+    import openai
+
+    try:
+        return await within(timeout_seconds, call, provider)
+    except openai.OpenAIError as error:
+        raise translate(error, provider, key_env) from error
+
+
+def translate(error: openai.OpenAIError, provider: str, key_env: str) -> ProviderError:
+    """The library's error for an SDK error (transport and HTTP status failures)."""
+    import openai
+
+    if isinstance(error, openai.APITimeoutError):
+        return ProviderTimeoutError(f"{provider} did not answer in time")
+    if isinstance(error, openai.APIConnectionError):
+        return ProviderUnavailableError(f"{provider} could not be reached: {short(error)}")
+    if isinstance(error, openai.APIStatusError):
+        return _from_status(error, provider, key_env)
+    return ProviderError(f"{provider} failed: {short(error)}")
+
+
+def _from_status(error: openai.APIStatusError, provider: str, key_env: str) -> ProviderError:
+    status, detail = error.status_code, _detail(error)
+    if status in (401, 403):
+        return ProviderAuthError(rejected_key(provider, status, detail, (key_env,)))
+    if status == 429 and error.code == "insufficient_quota":
+        # Retrying cannot help: the account is out of credit until someone pays.
+        return ProviderError(f"{provider} quota is exhausted (429): {short(detail)}")
+    if status == 429:
+        return RateLimitedError(
+            f"{provider} rate-limited the request (429): {short(detail)}",
+            retry_after(error.response.headers.get("retry-after-ms"), 1000.0)
+            or retry_after(error.response.headers.get("retry-after"), 1.0),
+        )
+    if status == 408:
+        return ProviderTimeoutError(f"{provider} timed out on its side (408)")
+    if status >= 500:
+        return ProviderUnavailableError(
+            f"{provider} failed on its side ({status}): {short(detail)}"
+        )
+    return ProviderError(f"{provider} refused the request ({status}): {short(detail)}")
+
+
+def _detail(error: openai.APIStatusError) -> object:
+    body = error.body
+    if isinstance(body, dict) and body.get("message"):
+        return body["message"]
+    return error.message
+
+
+def retry_after(header: str | None, divisor: float) -> float | None:
+    """Seconds from a Retry-After style header (a number only; dates are ignored)."""
+    try:
+        seconds = float(header) / divisor if header else None
+    except ValueError:
+        return None
+    return seconds if seconds is not None and 0 <= seconds < 3600 else None

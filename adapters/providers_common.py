@@ -1,0 +1,170 @@
+"""What the OpenAI and Gemini adapters share: credentials, deadlines, output checks, batches.
+
+Also the two provider errors that the domain hierarchy leaves to adapters: a retryable
+``ProviderUnavailableError`` (5xx, lost connection) and a ``RateLimitedError`` that carries
+the provider's Retry-After hint to the retry policy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
+from typing import ClassVar, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from eden_memory.adapters.wrappers.retry import RetryPolicy
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import (
+    InvalidLLMOutputError,
+    ProviderAuthError,
+    ProviderError,
+    ProviderRateLimitError,
+    ProviderTimeoutError,
+)
+from eden_memory.ports.embedder import Embeddings
+
+R = TypeVar("R")
+M = TypeVar("M", bound=BaseModel)
+
+_DETAIL_LIMIT = 300
+
+
+class ProviderUnavailableError(ProviderError):
+    """The provider failed on its side (5xx) or the connection broke: safe to retry."""
+
+    retryable: ClassVar[bool] = True
+
+
+class RateLimitedError(ProviderRateLimitError):
+    """A 429, with the provider's hint of when to come back (None: no hint)."""
+
+    def __init__(self, message: str, retry_after_seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_seconds = retry_after_seconds
+
+
+def short(detail: object) -> str:
+    """A provider's message cut to a length that reads well in a log line."""
+    text = " ".join(str(detail).split())
+    return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 1] + "…"
+
+
+def api_key_from(explicit: str | None, env_names: Sequence[str], provider: str) -> str:
+    """The key given, else the first of ``env_names`` that is set; none: a clear auth error."""
+    for key in (explicit, *(os.environ.get(name) for name in env_names)):
+        if key and key.strip():
+            return key.strip()
+    raise ProviderAuthError(
+        f"{provider} needs an API key: set {' or '.join(env_names)} (or pass api_key=...)"
+    )
+
+
+def rejected_key(provider: str, status: int, detail: object, env_names: Sequence[str]) -> str:
+    return (
+        f"{provider} rejected the credentials ({status}: {short(detail)}); "
+        f"check {' or '.join(env_names)}"
+    )
+
+
+async def within(seconds: float, call: Awaitable[R], provider: str) -> R:
+    """``call``'s result, or ``ProviderTimeoutError`` once ``seconds`` have passed.
+
+    The SDKs' own timeouts bound each network phase; this bounds the attempt as a whole,
+    so a server that trickles bytes cannot hold a worker forever.
+    """
+    try:
+        async with asyncio.timeout(seconds):
+            return await call
+    except TimeoutError as error:
+        raise ProviderTimeoutError(f"{provider} did not answer within {seconds:g} s") from error
+
+
+def validated(text: str | None, schema: type[M], provider: str) -> M:
+    """Validate the model's text into ``schema``; say what was wrong when it does not fit."""
+    if text is None or not text.strip():
+        raise InvalidLLMOutputError(f"{provider} returned an empty answer")
+    try:
+        return schema.model_validate_json(text)
+    except ValidationError as error:
+        raise invalid_output(error, schema, provider) from error
+
+
+def invalid_output(error: ValidationError, schema: type[BaseModel], provider: str) -> Exception:
+    """Tell malformed JSON apart from well-formed JSON that breaks the schema."""
+    problems = error.errors(include_url=False)
+    if any(problem["type"] == "json_invalid" for problem in problems):
+        return InvalidLLMOutputError(
+            f"{provider} returned malformed JSON for {schema.__name__}: {short(problems[0]['msg'])}"
+        )
+    where = "; ".join(
+        f"{'.'.join(str(p) for p in problem['loc']) or '(root)'}: {problem['msg']}"
+        for problem in problems[:3]
+    )
+    return InvalidLLMOutputError(
+        f"{provider}'s answer violates the schema {schema.__name__} "
+        f"({len(problems)} error(s)): {short(where)}"
+    )
+
+
+def unit_vector(values: Sequence[float], space: EmbeddingSpace, provider: str) -> list[float]:
+    """``values`` scaled to length 1: stores compare vectors by cosine as a dot product.
+
+    The length is checked too: a server that ignores the requested dimensions would
+    otherwise put vectors of another space into the store.
+    """
+    if len(values) != space.dimension:
+        raise ProviderError(
+            f"{provider} returned {len(values)} dimensions where {space.model} was asked "
+            f"for {space.dimension}"
+        )
+    norm = math.sqrt(math.fsum(v * v for v in values))
+    if not math.isfinite(norm) or norm == 0.0:
+        raise ProviderError(f"{provider} returned a vector that cannot be normalized")
+    return [v / norm for v in values]
+
+
+def token_bound(text: str) -> int:
+    """An upper bound on the tokens of ``text``: a BPE token spans at least one UTF-8 byte."""
+    return max(1, len(text.encode("utf-8")))
+
+
+def batches(texts: Sequence[str], max_items: int, max_tokens: int | None) -> list[range]:
+    """Consecutive index ranges of ``texts`` that each fit one provider request.
+
+    A batch holds at most ``max_items`` texts and, when ``max_tokens`` is given, at most
+    that many tokens by ``token_bound``; a single text over the budget still gets a batch
+    of its own (the provider then decides). Order is kept, so results concatenate.
+    """
+    ranges: list[range] = []
+    start, tokens = 0, 0
+    for index, text in enumerate(texts):
+        cost = token_bound(text)
+        full = index - start >= max_items or (max_tokens is not None and tokens + cost > max_tokens)
+        if full and index > start:
+            ranges.append(range(start, index))
+            start, tokens = index, 0
+        tokens += cost
+    if start < len(texts):
+        ranges.append(range(start, len(texts)))
+    return ranges
+
+
+async def embed_in_batches(
+    texts: Sequence[str],
+    spans: Sequence[range],
+    retry: RetryPolicy,
+    request: Callable[[list[str]], Awaitable[Embeddings]],
+) -> Embeddings:
+    """Send each batch through ``request`` (retried on its own) and join the results."""
+    vectors: list[list[float]] = []
+    tokens = 0
+    for span in spans:
+        batch = [texts[i] for i in span]
+        part = await retry.run(partial(request, batch))
+        vectors.extend(part.vectors)
+        tokens += part.input_tokens
+    return Embeddings(vectors=vectors, input_tokens=tokens)

@@ -1,0 +1,90 @@
+"""The pieces both providers share: batching, output checks, vectors, keys."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from eden_memory.adapters.providers_common import (
+    api_key_from,
+    batches,
+    token_bound,
+    unit_vector,
+    validated,
+)
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import InvalidLLMOutputError, ProviderAuthError, ProviderError
+from tests.providers.schemas import EXPECTED, GOOD, MALFORMED, OFF_SCHEMA, Facts
+
+
+@given(
+    texts=st.lists(st.text(max_size=30), max_size=60),
+    max_items=st.integers(min_value=1, max_value=10),
+    max_tokens=st.one_of(st.none(), st.integers(min_value=1, max_value=80)),
+)
+def test_batches_cover_every_text_once_in_order_within_the_limits(
+    texts: list[str], max_items: int, max_tokens: int | None
+) -> None:
+    spans = batches(texts, max_items, max_tokens)
+
+    assert [i for span in spans for i in span] == list(range(len(texts)))
+    for span in spans:
+        assert 1 <= len(span) <= max_items
+        tokens = sum(token_bound(texts[i]) for i in span)
+        assert max_tokens is None or tokens <= max_tokens or len(span) == 1
+
+
+def test_the_token_bound_counts_bytes_so_it_never_undercounts() -> None:
+    assert token_bound("tea") == 3
+    assert token_bound("thé") == 4
+    assert token_bound("") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        (None, "empty answer"),
+        ("  ", "empty answer"),
+        (MALFORMED, "malformed JSON"),
+        (OFF_SCHEMA, r"violates the schema Facts \(2 error\(s\)\): facts: .*complete: Field"),
+    ],
+)
+def test_unusable_output_says_what_is_wrong(text: str | None, complaint: str) -> None:
+    with pytest.raises(InvalidLLMOutputError, match=complaint):
+        validated(text, Facts, "Test")
+
+
+def test_valid_output_is_the_schema_value() -> None:
+    assert validated(GOOD, Facts, "Test") == EXPECTED
+
+
+def test_vectors_are_scaled_to_unit_length_and_checked_against_the_space() -> None:
+    space = EmbeddingSpace("m", 2)
+
+    assert unit_vector([3.0, 4.0], space, "Test") == [0.6, 0.8]
+    with pytest.raises(ProviderError, match="returned 3 dimensions where m was asked for 2"):
+        unit_vector([1.0, 2.0, 2.0], space, "Test")
+    with pytest.raises(ProviderError, match="cannot be normalized"):
+        unit_vector([0.0, 0.0], space, "Test")
+    with pytest.raises(ProviderError, match="cannot be normalized"):
+        unit_vector([math.nan, 1.0], space, "Test")
+
+
+def test_an_explicit_key_wins_then_the_variables_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SECOND", "from-second")
+    assert api_key_from("explicit", ("FIRST", "SECOND"), "Test") == "explicit"
+    assert api_key_from(None, ("FIRST", "SECOND"), "Test") == "from-second"
+    monkeypatch.setenv("FIRST", " from-first ")
+    assert api_key_from(None, ("FIRST", "SECOND"), "Test") == "from-first"
+
+
+def test_no_key_anywhere_names_every_variable_to_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIRST", raising=False)
+    monkeypatch.delenv("SECOND", raising=False)
+    with pytest.raises(ProviderAuthError, match="Test needs an API key: set FIRST or SECOND"):
+        api_key_from("", ("FIRST", "SECOND"), "Test")
