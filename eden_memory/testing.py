@@ -11,12 +11,14 @@ from eden_memory.adapters.embedders.fake import FakeEmbedder
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM, ScriptExhaustedError
 from eden_memory.adapters.stores.memory import InMemoryStore
+from eden_memory.demo.lookup_model import LookupModel
 
 __all__ = [
     "FakeClock",
     "FakeEmbedder",
     "InMemoryStore",
     "KeywordEmbedder",
+    "LookupModel",
     "ScriptExhaustedError",
     "ScriptedLLM",
     "SystemClock",
