@@ -1,44 +1,91 @@
 """Settings read from the environment (``EDEN_MEMORY_*``) or passed by the host.
 
-Adapter choices are flat (``EDEN_MEMORY_STORE=mongo``, ``EDEN_MEMORY_LLM_PROVIDER=gemini``);
-behaviour settings are nested with a double underscore
-(``EDEN_MEMORY_MEMORY__SEARCH__RRF_K=60``). Nothing is read at import time: build
-``EdenMemoryConfig()`` when you need it.
+Adapter choices and their connection settings are flat (``EDEN_MEMORY_STORE=mongo``,
+``EDEN_MEMORY_LLM_PROVIDER=gemini``); behaviour settings are nested with a double
+underscore (``EDEN_MEMORY_MEMORY__SEARCH__RRF_K=60``). Nothing is read at import time:
+build ``EdenMemoryConfig()`` when you need it. ``docs/configuration.md`` lists every field.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.settings import MemorySettings
 
 StoreKind = Literal["embedded", "memory", "mongo"]
 EmbedderKind = Literal["auto", "local", "keyword", "fake", "openai", "gemini"]
 LLMProvider = Literal["none", "openai", "gemini"]
+OpenAIApi = Literal["responses", "chat"]
+MongoIdMode = Literal["string", "objectid"]
+
+Seconds = Annotated[float, Field(gt=0)]
+AtLeastOne = Annotated[int, Field(ge=1)]
 
 
 class EdenMemoryConfig(BaseSettings):
-    """Everything configurable: which adapters, and how the memory behaves (``memory``)."""
+    """Everything configurable: which adapters, how they connect, how the memory behaves."""
 
     model_config = SettingsConfigDict(
         env_prefix="EDEN_MEMORY_",
         env_nested_delimiter="__",
         extra="ignore",
         frozen=True,
+        # One variable changes one number: the rest of a nested model keeps its defaults.
+        nested_model_default_partial_update=True,
     )
 
+    # Store -----------------------------------------------------------------------------
     store: StoreKind = "embedded"
     # The embedded store's file; created with its folder on first use.
     store_path: Path = Path(".eden-memory/memory.db")
     mongodb_uri: str | None = None
     mongodb_database: str = "eden_memory"
+    mongodb_collection_prefix: str = "memory2_"
+    mongodb_id_mode: MongoIdMode = "string"
+    mongodb_use_rank_fusion: bool = False
+    mongodb_ensure_indexes: bool = True
+    mongodb_vector_index: str = "memory2_fact_vector"
+    mongodb_text_index: str = "memory2_fact_text"
+    mongodb_server_selection_timeout_seconds: Seconds = 30.0
+
+    # Embedder --------------------------------------------------------------------------
     # auto: the local model when its extra is installed, else the keyword embedder (warned).
     embedder: EmbedderKind = "auto"
+    # None: the embedder's own default (text-embedding-3-small, gemini-embedding-001, ...).
     embedding_model: str | None = None
-    embedding_dimensions: int | None = None
+    # None: the embedder's own default (1536 for OpenAI and Gemini).
+    embedding_dimensions: AtLeastOne | None = None
+    embedding_timeout_seconds: Seconds = 30.0
+
+    # LLMs ------------------------------------------------------------------------------
     # none: no model provider; formation needs an LLM given in code (tests, the demo).
     llm_provider: LLMProvider = "none"
+    # Per-role overrides of llm_provider (None: use llm_provider).
+    llm_provider_fast: LLMProvider | None = None
+    llm_provider_reflection_free: LLMProvider | None = None
+    llm_provider_reflection_premium: LLMProvider | None = None
+    llm_timeout_seconds: Seconds = 60.0
+
+    # Providers -------------------------------------------------------------------------
+    # Retries happen once, inside each provider adapter; the container adds none on top.
+    provider_max_retries: Annotated[int, Field(ge=0)] = 3
+    provider_backoff_base_seconds: Annotated[float, Field(ge=0)] = 0.5
+    provider_backoff_max_seconds: Annotated[float, Field(ge=0)] = 20.0
+    openai_base_url: str | None = None
+    openai_api: OpenAIApi = "responses"
+    openai_max_concurrency: AtLeastOne = 16
+    gemini_base_url: str | None = None
+    gemini_embedding_task_type: str | None = None
+    gemini_max_concurrency: AtLeastOne = 16
+
     memory: MemorySettings = MemorySettings()
+
+    def provider_for(self, role: ModelRole) -> LLMProvider:
+        """The provider serving ``role``: its own override, else ``llm_provider``."""
+        override: LLMProvider | None = getattr(self, f"llm_provider_{role.value}")
+        return override or self.llm_provider

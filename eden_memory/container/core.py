@@ -1,0 +1,113 @@
+"""The container: the one place that knows every adapter and wires them into a service.
+
+Configuration alone picks the adapters (``providers.Selector`` over the typed settings);
+clients are ``providers.Resource`` s, opened on first use and closed by
+``shutdown_resources``; provider adapters get a per-provider concurrency limit and usage
+metering around them. Every provider can be overridden, which is how tests put fakes in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from dependency_injector import containers, providers
+
+from eden_memory.adapters.clocks import SystemClock
+from eden_memory.adapters.wrappers.limits import LimitedEmbedder, LimitedLLM
+from eden_memory.adapters.wrappers.metering import MeteredEmbedder, MeteredLLM, UsageMeter
+from eden_memory.application.service import MemoryService
+from eden_memory.config import EdenMemoryConfig
+from eden_memory.container import embedders as embedder_builders
+from eden_memory.container import llms as llm_builders
+from eden_memory.container import stores as store_builders
+from eden_memory.domain.model_choice import ModelRole
+
+
+def _llm_for(
+    role: ModelRole,
+    config: providers.Provider[EdenMemoryConfig],
+    meter: providers.Provider[UsageMeter],
+    **by_provider: providers.Provider[Any],
+) -> providers.Singleton[MeteredLLM]:
+    """The metered LLM of one role, on the provider its settings name."""
+    chosen = providers.Selector(
+        providers.Callable(llm_builders.role_provider, config, role), **by_provider
+    )
+    return providers.Singleton(MeteredLLM, chosen, meter)
+
+
+class Container(containers.DeclarativeContainer):
+    """Build with ``Container(config=EdenMemoryConfig(...))``; without one, the environment."""
+
+    config = providers.Dependency(
+        instance_of=EdenMemoryConfig, default=providers.Singleton(EdenMemoryConfig)
+    )
+    clock = providers.Singleton(SystemClock)
+    meter = providers.Singleton(UsageMeter)
+    # One semaphore per provider, shared by its embedder and every role's LLM.
+    openai_limit = providers.Singleton(asyncio.Semaphore, config.provided.openai_max_concurrency)
+    gemini_limit = providers.Singleton(asyncio.Semaphore, config.provided.gemini_max_concurrency)
+
+    memory_store = providers.Singleton(store_builders.memory_store)
+    embedded_store = providers.Resource(store_builders.embedded_store, config)
+    mongo_client = providers.Resource(store_builders.mongo_client, config)
+    mongo_store = providers.Singleton(store_builders.mongo_store, mongo_client, config)
+    store = providers.Selector(
+        config.provided.store, embedded=embedded_store, memory=memory_store, mongo=mongo_store
+    )
+
+    openai_embedder = providers.Resource(embedder_builders.openai_embedder, config)
+    gemini_embedder = providers.Resource(embedder_builders.gemini_embedder, config)
+    embedder_kind = providers.Singleton(embedder_builders.embedder_kind, config)
+    chosen_embedder = providers.Selector(
+        embedder_kind,
+        openai=providers.Singleton(LimitedEmbedder, openai_embedder, openai_limit),
+        gemini=providers.Singleton(LimitedEmbedder, gemini_embedder, gemini_limit),
+        local=providers.Singleton(embedder_builders.local_embedder, config),
+        keyword=providers.Singleton(embedder_builders.keyword_embedder, config),
+        fake=providers.Singleton(embedder_builders.fake_embedder, config),
+    )
+    embedder = providers.Singleton(MeteredEmbedder, chosen_embedder, meter)
+
+    openai_llm = providers.Resource(llm_builders.openai_llm, config)
+    gemini_llm = providers.Resource(llm_builders.gemini_llm, config)
+    limited_openai_llm = providers.Singleton(LimitedLLM, openai_llm, openai_limit)
+    limited_gemini_llm = providers.Singleton(LimitedLLM, gemini_llm, gemini_limit)
+    unconfigured_llm = providers.Singleton(llm_builders.UnconfiguredLLM)
+    llm_fast = _llm_for(
+        ModelRole.FAST,
+        config,
+        meter,
+        openai=limited_openai_llm,
+        gemini=limited_gemini_llm,
+        none=unconfigured_llm,
+    )
+    llm_reflection_free = _llm_for(
+        ModelRole.REFLECTION_FREE,
+        config,
+        meter,
+        openai=limited_openai_llm,
+        gemini=limited_gemini_llm,
+        none=unconfigured_llm,
+    )
+    llm_reflection_premium = _llm_for(
+        ModelRole.REFLECTION_PREMIUM,
+        config,
+        meter,
+        openai=limited_openai_llm,
+        gemini=limited_gemini_llm,
+        none=unconfigured_llm,
+    )
+    llms = providers.Singleton(
+        llm_builders.by_role, llm_fast, llm_reflection_free, llm_reflection_premium
+    )
+
+    service = providers.Singleton(
+        MemoryService,
+        store=store,
+        embedder=embedder,
+        llm=llms,
+        clock=clock,
+        settings=config.provided.memory,
+    )

