@@ -15,6 +15,8 @@ from rich.table import Table
 
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
+from eden_memory.cli import migrate
+from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.runtime import State
 from eden_memory.domain.scopes import AgentMemoryConfig
 
@@ -205,3 +207,6 @@ def register(app: typer.Typer) -> None:
     app.command()(export)
     app.command("import")(import_)
     app.command()(reembed)
+    app.command("migrate-v1")(migrate.migrate_v1_command)
+    app.command("rollback-v1")(migrate.rollback_v1_command)
+    app.command("setup-indexes")(setup_indexes_command)
