@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
 from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import FusedHit, Hit, fuse, merge_queries, single
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
@@ -80,8 +81,8 @@ class FactSearch:
     embedder: Embedder
     clock: Clock
     settings: SearchSettings
-    # Access counts are bookkeeping: a host may run them off the caller's path.
-    defer: Callable[[Coroutine[Any, Any, None]], None] | None = None
+    # Access counts are bookkeeping: a host may batch them off the caller's path.
+    track: Callable[[list[FactId], datetime], None] | None = None
 
     async def search(
         self,
@@ -113,12 +114,12 @@ class FactSearch:
             for h in merged
         ]
         started = time.perf_counter()
-        tracking = self.store.record_access([r.fact.id for r in results], self.clock.now())
-        if self.defer is None:
-            await tracking
+        found = [r.fact.id for r in results]
+        if self.track is None:
+            await self.store.record_access(found, self.clock.now())
             seconds["access_tracking"] = time.perf_counter() - started
         else:
-            self.defer(tracking)
+            self.track(found, self.clock.now())
         if not debug:
             return SearchResponse(results)
         info = SearchDebug(mode.value, self._thresholds(thresholds), [d for d, _, _ in per_query])

@@ -7,16 +7,18 @@ end, cold-session processing for a scheduler, and the management calls.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from eden_memory.application.access import AccessTracker
 from eden_memory.application.background import BackgroundTasks
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.context import ContextAssembler, MemoryContext
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.erasure import Erasure, erase_user
 from eden_memory.application.formation.pipeline import Formation, Trigger
+from eden_memory.application.ingestion import FactInput, IngestReport, ingest_facts
 from eden_memory.application.inspection import (
     ConsolidationStatus,
     ScopeStats,
@@ -29,7 +31,7 @@ from eden_memory.application.management import Management
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
-from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Message
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey, SessionIdentity
@@ -65,16 +67,18 @@ class MemoryService:
             store, embedder, models, clock, self.settings, self._context.invalidate
         )
         self.background = BackgroundTasks()
+        self._access = AccessTracker(store)
         self._search = FactSearch(
-            store, embedder, clock, self.settings.search, defer=self._track_access
+            store, embedder, clock, self.settings.search, track=self._track_access
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(formation, self.background, self._keep(on_report))
         self.management = Management(store, embedder, clock, self.settings)
         self.embedder = embedder
 
-    def _track_access(self, work: Coroutine[Any, Any, None]) -> None:
-        self.background.spawn(work, name="record-access")
+    def _track_access(self, ids: list[FactId], now: datetime) -> None:
+        if self._access.record(ids, now):
+            self.background.spawn(self._access.flush(), name="record-access")
 
     def _keep(
         self, hook: Callable[[FormationReport], None] | None
@@ -164,11 +168,12 @@ class MemoryService:
         return await self._lifecycle.process_cold(now, limit)
 
     async def wait_for_background(self) -> None:
-        """Wait for formations started in the background (tests, shutdown)."""
+        """Wait for background work (formations, access counts) to finish (tests, shutdown)."""
         await self.background.drain()
+        await self._access.flush()
 
     async def aclose(self) -> None:
-        await self.background.drain()
+        await self.wait_for_background()
 
     # Inspection and portability -------------------------------------------------------
 
@@ -214,6 +219,21 @@ class MemoryService:
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
         return export_agent(self.store, agent_id, self.clock.now())
+
+    async def add_facts(
+        self,
+        items: Iterable[FactInput | Mapping[str, Any]],
+        *,
+        batch_size: int = 256,
+        max_words: int | None = None,
+    ) -> IngestReport:
+        """Store facts the host already has, with no LLM: validated, deduplicated by content
+        hash, embedded ``batch_size`` at a time. Bad items are rejected one by one, with reasons."""
+        report = await ingest_facts(
+            self.store, self.embedder, self.clock, items, batch_size, max_words=max_words
+        )
+        self._context.clear()
+        return report
 
     async def import_lines(self, lines: Iterable[str]) -> ImportReport:
         report = await import_records(self.store, self.embedder, lines)

@@ -1,0 +1,100 @@
+"""``eden-memory add-facts``: store facts a host already has, from JSON Lines, with no LLM."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from eden_memory.application.ingestion import DEFAULT_BATCH_SIZE, IngestReport
+from eden_memory.application.service import MemoryService
+from eden_memory.cli.runtime import State
+from eden_memory.domain.scopes import Scope
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _records(
+    lines: list[str], defaults: dict[str, Any], user: str | None
+) -> tuple[list[dict[str, Any]], list[int], list[str]]:
+    """The objects of the non-blank lines with the defaults filled in, the line number of
+    each, and the lines that are not JSON objects."""
+    records: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    errors: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:
+            errors.append(f"line {number}: not valid JSON ({error})")
+            continue
+        if not isinstance(record, dict):
+            errors.append(f"line {number}: not a JSON object")
+            continue
+        record = {**defaults, **record}
+        if user is not None and record.get("scope", "user") == "user":
+            record.setdefault("user_id", user)
+        records.append(record)
+        numbers.append(number)
+    return records, numbers, errors
+
+
+def _print(report: IngestReport, numbers: list[int], errors: list[str]) -> None:
+    out.print(
+        f"added {len(report.added)}, duplicates {report.duplicates}, "
+        f"rejected {len(report.rejected) + len(errors)}, "
+        f"embedding calls {report.embedding_calls}"
+    )
+    lines = errors + [f"line {numbers[r.index]}: {r.reason}" for r in report.rejected]
+    for line in sorted(lines, key=lambda text: int(text.split(":")[0].split()[1])):
+        err.print(line, markup=False)
+
+
+def add_facts_command(
+    ctx: typer.Context,
+    source: Annotated[
+        str, typer.Argument(help="A JSON Lines file, or - for standard input.")
+    ] = "-",
+    agent: Annotated[
+        str | None, typer.Option("--agent", "-a", help="agent_id for lines without one.")
+    ] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="user_id for user-scoped lines without one.")
+    ] = None,
+    scope: Annotated[Scope | None, typer.Option(help="scope for lines without one.")] = None,
+    batch: Annotated[int, typer.Option(help="Facts per embedding call.")] = DEFAULT_BATCH_SIZE,
+    max_words: Annotated[
+        int | None, typer.Option(help="Refuse facts longer than this many words.")
+    ] = None,
+) -> None:
+    """Add facts directly, no LLM: one JSON object per line with content, scope (user or
+    agent), agent_id, user_id (user scope), formed_at (ISO 8601 with a time zone), and
+    optionally source_session_id, source_message_ids and id. Exact duplicates are skipped;
+    invalid lines are reported on stderr (exit code 1) and the valid ones are still added."""
+    if source != "-" and not Path(source).is_file():
+        raise typer.BadParameter(f"no file {source}", param_hint="SOURCE")
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    defaults: dict[str, Any] = {}
+    if agent is not None:
+        defaults["agent_id"] = agent
+    if scope is not None:
+        defaults["scope"] = scope.value
+    records, numbers, errors = _records(text.splitlines(), defaults, user)
+
+    async def work(memory: MemoryService) -> IngestReport:
+        return await memory.add_facts(records, batch_size=batch, max_words=max_words)
+
+    report = ctx.ensure_object(State).run(work)
+    _print(report, numbers, errors)
+    if report.rejected or errors:
+        raise typer.Exit(1)
+
+
+__all__ = ["add_facts_command"]
