@@ -64,7 +64,8 @@ class PrecomputedEmbedder:
 
 def unit_rows(rng: np.random.Generator, n: int) -> np.ndarray:
     m = rng.standard_normal((n, DIM)).astype(np.float32)
-    return m / np.linalg.norm(m, axis=1, keepdims=True)
+    unit: np.ndarray = m / np.linalg.norm(m, axis=1, keepdims=True)
+    return unit
 
 
 def sentence(rng: random.Random) -> str:
@@ -99,7 +100,7 @@ async def ingest(store: SqliteStore, items: list[Fact], matrix: np.ndarray) -> f
     return len(items) / (time.perf_counter() - started)
 
 
-def pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
 
