@@ -18,6 +18,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.cli import migrate
 from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
+from eden_memory.cli.mcp import mcp_command
 from eden_memory.cli.runtime import State
 from eden_memory.domain.scopes import AgentMemoryConfig
 
@@ -208,6 +209,7 @@ def register(app: typer.Typer) -> None:
     app.command()(export)
     app.command("import")(import_)
     app.command()(reembed)
+    app.command("mcp")(mcp_command)
     app.command("migrate-v1")(migrate.migrate_v1_command)
     app.command("rollback-v1")(migrate.rollback_v1_command)
     app.command("setup-indexes")(setup_indexes_command)

@@ -1,0 +1,1 @@
+"""Driving adapter: eden-memory as an MCP server (official ``mcp`` SDK, 2.x)."""

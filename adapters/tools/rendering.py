@@ -1,0 +1,49 @@
+"""What the model reads back from ``search_facts``: one compact line per fact.
+
+Lines look like the memory context's FIFO (``- [scope] content (age)``), so a model reads
+search results and context the same way. No XML escaping: a tool result is not inside the
+``<MemoryContext>`` document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from eden_memory.application.search import SearchResponse
+from eden_memory.domain.ages import age_label
+
+
+def render_results(queries: Sequence[str], response: SearchResponse, now: datetime) -> str:
+    asked = ", ".join(f'"{q}"' for q in queries)
+    if not response.results:
+        return f"No facts found for {asked}."
+    lines = [f"Facts found for {asked}, best first:"]
+    lines += [
+        f"- [{r.fact.scope.value}] {r.fact.content} ({age_label(r.fact.formed_at, now)})"
+        for r in response.results
+    ]
+    if response.debug is not None:
+        lines += _debug_lines(response)
+    return "\n".join(lines)
+
+
+def _debug_lines(response: SearchResponse) -> list[str]:
+    assert response.debug is not None
+    info = response.debug
+    limits = ", ".join(f"{name} {value:g}" for name, value in info.thresholds.items())
+    lines = ["", f"debug: mode {info.mode}; thresholds {limits}"]
+    for r in response.results:
+        lines.append(
+            f"  {r.fact.id}: score {r.score:.4f} semantic {_num(r.semantic_score)} "
+            f"keyword {_num(r.keyword_score)}"
+        )
+    timings = ", ".join(
+        f"{stage} {seconds * 1000:.1f} ms" for stage, seconds in info.seconds.items()
+    )
+    lines.append(f"  timings: {timings}")
+    return lines
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"

@@ -1,0 +1,1 @@
+"""Runnable examples of hosting eden-memory; each is run by ``tests/examples``."""

@@ -1,0 +1,100 @@
+"""Every example runs: offline against fakes and local stand-ins, and for real with a key."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from google import genai
+from google.genai import types
+from openai import AsyncOpenAI
+
+from examples import background_host, gemini_loop, mcp_session, openai_loop
+from tests.network_guard import integration_enabled
+from tests.providers import gemini_wire, openai_wire
+from tests.providers.standin import Reply, StandIn
+
+
+@pytest.fixture
+def openai_server() -> Iterator[StandIn]:
+    with StandIn(openai_wire.respond, openai_wire.authorize) as server:
+        yield server
+
+
+def _tool_call_body(arguments: dict[str, Any]) -> dict[str, Any]:
+    body = openai_wire.chat_body(None, finish_reason="tool_calls")
+    call = {"name": "search_facts", "arguments": json.dumps(arguments)}
+    body["choices"][0]["message"]["tool_calls"] = [
+        {"id": "call_1", "type": "function", "function": call}
+    ]
+    return body
+
+
+async def test_the_openai_loop_serves_search_facts_offline(openai_server: StandIn) -> None:
+    openai_server.queue(
+        Reply(200, _tool_call_body({"queries": ["email"]})),
+        Reply(200, openai_wire.chat_body("Your email is alice@example.com.")),
+    )
+    client = AsyncOpenAI(api_key="sk-test", base_url=openai_server.url + "/v1")
+    assert await openai_loop.main(client) == "Your email is alice@example.com."
+    first, second = (r.body for r in openai_server.requests)
+    assert first["tools"][0]["function"]["name"] == "search_facts"
+    assert "Alice wants short answers" in first["messages"][0]["content"]
+    tool_result = second["messages"][-1]
+    assert tool_result["tool_call_id"] == "call_1"
+    assert "- [user] Alice's email is alice@example.com" in tool_result["content"]
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(
+    not (integration_enabled() and os.environ.get("OPENAI_API_KEY")),
+    reason="needs OPENAI_API_KEY and EDEN_MEMORY_INTEGRATION=1",
+)
+async def test_the_openai_loop_with_the_real_api() -> None:
+    assert "alice@example.com" in await openai_loop.main()
+
+
+async def test_the_mcp_session_finds_alices_fact() -> None:
+    assert "alice@example.com" in await mcp_session.main()
+
+
+async def test_the_background_host_forms_memories_after_turns() -> None:
+    assert "Alice lives in Lyon" in await background_host.main()
+
+
+@pytest.fixture
+def gemini_server() -> Iterator[StandIn]:
+    with StandIn(gemini_wire.respond, gemini_wire.authorize) as server:
+        yield server
+
+
+async def test_the_gemini_loop_serves_search_facts_offline(gemini_server: StandIn) -> None:
+    call = gemini_wire.generate_body(None)
+    call["candidates"][0]["content"] = {
+        "role": "model",
+        "parts": [{"functionCall": {"name": "search_facts", "args": {"queries": ["email"]}}}],
+    }
+    gemini_server.queue(
+        Reply(200, call), Reply(200, gemini_wire.generate_body("It is alice@example.com."))
+    )
+    options = types.HttpOptions(base_url=gemini_server.url)
+    client = genai.Client(api_key="test-key", http_options=options)
+    assert await gemini_loop.main(client) == "It is alice@example.com."
+    second = gemini_server.requests[1].body
+    response = second["contents"][-1]["parts"][0]["functionResponse"]
+    assert "Alice's email is alice@example.com" in response["response"]["output"]
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(
+    not (
+        integration_enabled()
+        and (os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY"))
+    ),
+    reason="needs GEMINI_API_KEY (or GOOGLE_API_KEY) and EDEN_MEMORY_INTEGRATION=1",
+)
+async def test_the_gemini_loop_with_the_real_api() -> None:
+    assert "alice@example.com" in await gemini_loop.main()

@@ -1,0 +1,71 @@
+"""The MCP server, driven by the SDK's in-process client: tools, search, user isolation."""
+
+from __future__ import annotations
+
+from mcp import Client
+from mcp.types import TextContent
+
+from eden_memory.adapters.mcp.identity import ServerIdentity
+from eden_memory.adapters.mcp.server import build_server
+from eden_memory.domain.scopes import AgentMemoryConfig
+from tests.application.story import Story, World, make_world
+
+AGENT = AgentMemoryConfig("nova")
+FACTS = {
+    "my email is alice@example.com": [("Alice's email is alice@example.com", "user")],
+    "my email is bob@example.com": [("Bob's email is bob@example.com", "user")],
+}
+
+
+async def _world() -> World:
+    world = make_world(Story(facts=FACTS))
+    for user, text in (
+        ("alice", "my email is alice@example.com"),
+        ("bob", "my email is bob@example.com"),
+    ):
+        conv = world.memory.conversation(AGENT, f"s-{user}", [user])
+        await world.memory.record_messages(conv, world.messages(text, author=user))
+        await world.memory.end_session(conv)
+    return world
+
+
+def _text(result: object) -> str:
+    content = getattr(result, "content", [])
+    return "\n".join(c.text for c in content if isinstance(c, TextContent))
+
+
+async def test_a_client_lists_the_tools_and_finds_only_its_users_facts() -> None:
+    world = await _world()
+    server = build_server(world.memory, ServerIdentity(AGENT, user_id="alice"))
+    async with Client(server) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert names == {"search_facts", "get_memory_context", "record_messages", "end_session"}
+        found = _text(await client.call_tool("search_facts", {"queries": ["email"]}))
+    assert "alice@example.com" in found
+    assert "bob@example.com" not in found
+
+
+async def test_a_server_pinned_to_a_user_refuses_calls_for_another() -> None:
+    world = await _world()
+    server = build_server(world.memory, ServerIdentity(AGENT, user_id="alice"))
+    async with Client(server) as client:
+        result = await client.call_tool("search_facts", {"queries": ["email"], "user_id": "bob"})
+        context = await client.call_tool("get_memory_context", {"user_id": "bob"})
+    assert result.is_error
+    assert "refused" in _text(result)
+    assert context.is_error
+    assert "bob@example.com" not in _text(context)
+
+
+async def test_recording_a_turn_and_ending_the_session_forms_memory() -> None:
+    world = await _world()
+    server = build_server(world.memory, ServerIdentity(AGENT, user_id="alice", session_id="s9"))
+    turn = [{"role": "user", "text": "my email is alice@example.com", "author_id": "alice"}]
+    async with Client(server) as client:
+        recorded = await client.call_tool("record_messages", {"messages": turn})
+        ended = await client.call_tool("end_session", {})
+        context = await client.call_tool("get_memory_context", {})
+    assert not recorded.is_error, _text(recorded)
+    assert "recorded 1 message" in _text(recorded)
+    assert not ended.is_error, _text(ended)
+    assert "alice@example.com" in _text(context)
