@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from eden_memory.adapters.migration import JsonFileJournal, MongoV1Source
+from eden_memory.adapters.migration.journal import JsonFileJournal
 from eden_memory.application.migration import (
     MigrationOptions,
     MigrationReport,
@@ -72,6 +72,8 @@ def migrate_v1_command(
 ) -> None:
     """Migrate the first memory system's collections into this store (idempotent, resumable)."""
     from pymongo import AsyncMongoClient
+
+    from eden_memory.adapters.migration.mongo_source import MongoV1Source
 
     options = MigrationOptions(
         agent_id=agent,
