@@ -10,10 +10,12 @@ from __future__ import annotations
 import importlib.util
 import logging
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 
 from eden_memory.adapters.embedders.fake import FakeEmbedder
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.config import EdenMemoryConfig, EmbedderKind
+from eden_memory.container.retries import retries
 from eden_memory.domain.errors import ConfigurationError
 from eden_memory.ports.embedder import Embedder
 
@@ -84,35 +86,29 @@ def fake_embedder(config: EdenMemoryConfig) -> Embedder:
 async def openai_embedder(config: EdenMemoryConfig) -> AsyncIterator[Embedder]:
     from eden_memory.adapters.embedders.openai import OpenAIEmbedder
 
-    embedder = OpenAIEmbedder(
-        model=config.embedding_model or "text-embedding-3-small",
-        dimensions=config.embedding_dimensions or PROVIDER_DIMENSIONS,
-        base_url=config.openai_base_url,
-        timeout_seconds=config.embedding_timeout_seconds,
-        max_retries=config.provider_max_retries,
-        backoff_base_seconds=config.provider_backoff_base_seconds,
-        backoff_max_seconds=config.provider_backoff_max_seconds,
-    )
-    try:
+    async with aclosing(
+        OpenAIEmbedder(
+            model=config.embedding_model or "text-embedding-3-small",
+            dimensions=config.embedding_dimensions or PROVIDER_DIMENSIONS,
+            base_url=config.openai_base_url,
+            timeout_seconds=config.embedding_timeout_seconds,
+            **retries(config),
+        )
+    ) as embedder:
         yield embedder
-    finally:
-        await embedder.aclose()
 
 
 async def gemini_embedder(config: EdenMemoryConfig) -> AsyncIterator[Embedder]:
     from eden_memory.adapters.embedders.gemini import GeminiEmbedder
 
-    embedder = GeminiEmbedder(
-        model=config.embedding_model or "gemini-embedding-001",
-        output_dimensionality=config.embedding_dimensions or PROVIDER_DIMENSIONS,
-        task_type=config.gemini_embedding_task_type,
-        base_url=config.gemini_base_url,
-        timeout_seconds=config.embedding_timeout_seconds,
-        max_retries=config.provider_max_retries,
-        backoff_base_seconds=config.provider_backoff_base_seconds,
-        backoff_max_seconds=config.provider_backoff_max_seconds,
-    )
-    try:
+    async with aclosing(
+        GeminiEmbedder(
+            model=config.embedding_model or "gemini-embedding-001",
+            output_dimensionality=config.embedding_dimensions or PROVIDER_DIMENSIONS,
+            task_type=config.gemini_embedding_task_type,
+            base_url=config.gemini_base_url,
+            timeout_seconds=config.embedding_timeout_seconds,
+            **retries(config),
+        )
+    ) as embedder:
         yield embedder
-    finally:
-        await embedder.aclose()

@@ -8,8 +8,10 @@ Retries live inside the adapters (``provider_max_retries``); nothing here retrie
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
 
 from eden_memory.config import EdenMemoryConfig, LLMProvider
+from eden_memory.container.retries import retries
 from eden_memory.domain.errors import ConfigurationError
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
@@ -41,31 +43,25 @@ def by_role(fast: LLM, reflection_free: LLM, reflection_premium: LLM) -> Mapping
 async def openai_llm(config: EdenMemoryConfig) -> AsyncIterator[LLM]:
     from eden_memory.adapters.llms.openai import OpenAILLM
 
-    llm = OpenAILLM(
-        api=config.openai_api,
-        base_url=config.openai_base_url,
-        timeout_seconds=config.llm_timeout_seconds,
-        max_retries=config.provider_max_retries,
-        backoff_base_seconds=config.provider_backoff_base_seconds,
-        backoff_max_seconds=config.provider_backoff_max_seconds,
-    )
-    try:
+    async with aclosing(
+        OpenAILLM(
+            api=config.openai_api,
+            base_url=config.openai_base_url,
+            timeout_seconds=config.llm_timeout_seconds,
+            **retries(config),
+        )
+    ) as llm:
         yield llm
-    finally:
-        await llm.aclose()
 
 
 async def gemini_llm(config: EdenMemoryConfig) -> AsyncIterator[LLM]:
     from eden_memory.adapters.llms.gemini import GeminiLLM
 
-    llm = GeminiLLM(
-        base_url=config.gemini_base_url,
-        timeout_seconds=config.llm_timeout_seconds,
-        max_retries=config.provider_max_retries,
-        backoff_base_seconds=config.provider_backoff_base_seconds,
-        backoff_max_seconds=config.provider_backoff_max_seconds,
-    )
-    try:
+    async with aclosing(
+        GeminiLLM(
+            base_url=config.gemini_base_url,
+            timeout_seconds=config.llm_timeout_seconds,
+            **retries(config),
+        )
+    ) as llm:
         yield llm
-    finally:
-        await llm.aclose()
