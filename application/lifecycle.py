@@ -13,7 +13,7 @@ from eden_memory.application.conversation import Conversation
 from eden_memory.application.formation.pipeline import Formation, Trigger
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport, Usage
 from eden_memory.domain.ids import AgentId, SessionId
-from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.model_choice import reflection_role
 from eden_memory.domain.models import Message, SessionState
 from eden_memory.domain.triggers import cold_cutoff, formation_due, weighted_tokens
 from eden_memory.ports.stores import PendingMessage
@@ -83,8 +83,7 @@ class Lifecycle:
         """Consolidate the conversation's due buffers (every non-empty one with ``force``)."""
         f = self.formation
         scopes = conversation.scopes(f.settings)
-        premium = conversation.profile(f.settings).premium
-        role = ModelRole.REFLECTION_PREMIUM if premium else ModelRole.REFLECTION_FREE
+        role = reflection_role(conversation.tier, conversation.preview, f.settings.models)
         consolidator = Consolidator(f.store, f.models, f.clock, f.settings.consolidation)
         outcomes = await consolidator.consolidate_all(scopes.keys(), role, Usage(), force=force)
         f.on_change(scopes.keys())

@@ -73,7 +73,9 @@ class PlanExecutor:
         formed = list(stored)
         for up in updates:
             formed.append(
-                await self._update(up, current.get(up.target_id), fresh[up.content], kept, ids)
+                await self._update(
+                    up, current.get(up.target_id), fresh[up.content], kept, ids, vectors
+                )
             )
         for op in retires:
             await self._retire(op, current.get(op.target_id), successor.get(op.fact_index))
@@ -86,6 +88,7 @@ class PlanExecutor:
         vector: list[float],
         kept: Sequence[SourcedFact],
         ids: Sequence[FactId],
+        vectors: Sequence[list[float]],
     ) -> Fact:
         try:
             if target is None:
@@ -96,8 +99,8 @@ class PlanExecutor:
             # Someone changed or removed it meanwhile: keep the new fact as it was said.
             source = kept[op.fact_index]
             fact = self._fact(ids[op.fact_index], source.fact.content, source.fact.scope, source)
-            [v] = await embed(self.embedder, [fact.content], self.report.usage)
-            [stored] = await self.store.add_facts([fact], [v])
+            # The vector of the sentence as said was computed with the other new facts.
+            [stored] = await self.store.add_facts([fact], [vectors[op.fact_index]])
             self.report.overrides.append(Override(op.fact_index, None, DedupAction.ADD, str(error)))
             self.report.facts_added.append(stored.id)
             return stored

@@ -244,3 +244,22 @@ async def test_facts_are_dated_by_the_conversation_not_by_the_clock() -> None:
     [fact] = await world.memory.management.list_facts("nova")
     assert fact.formed_at == old[0].sent_at
     assert world.clock.now() - fact.formed_at >= timedelta(days=400)
+
+
+async def test_an_update_that_loses_a_race_keeps_the_new_fact_as_said() -> None:
+    from eden_memory.domain.errors import ConflictError
+
+    world = make_world(STORY)
+    await _session_one(world)
+    world.store.fail_next("update_fact", ConflictError("edited meanwhile"))
+    conv = world.memory.conversation(AGENT, "s2", ["alice"])
+    await world.memory.record_messages(
+        conv, world.messages("I am now the CTO at Acme Corp", "a", "b", "c")
+    )
+    report = await world.memory.form_memories(conv)
+    assert report is not None
+    assert [o.why for o in report.overrides] == ["edited meanwhile"]
+    contents = {f.content for f in await world.memory.management.list_facts("nova")}
+    assert {"Alice works at Acme Corp", "Alice works at Acme Corp as CTO"} <= contents
+    # The sentence as said reuses its vector: only the merged text was embedded again.
+    assert report.embedding_calls == 2
