@@ -10,6 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from eden_memory.application.calls import embed
+from eden_memory.application.hits import visible_facts
 from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
@@ -19,7 +20,7 @@ from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactHit, FactStore
+from eden_memory.ports.stores import FactStore, RankedFact
 
 
 class SearchMode(StrEnum):
@@ -107,11 +108,14 @@ class FactSearch:
             )
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
-        merged = merge_queries([fused for _, fused, _ in per_query])
-        facts: dict[str, Fact] = {h.fact.id: h.fact for _, _, hits in per_query for h in hits}
+        merged = merge_queries([fused for _, fused in per_query])
+        started = time.perf_counter()
+        facts = await visible_facts(self.store, [FactId(h.id) for h in merged], scopes.visibility)
+        seconds["read_facts"] = time.perf_counter() - started
         results = [
-            SearchResult(facts[h.id], h.rrf_score, h.semantic_score, h.keyword_score)
+            SearchResult(facts[FactId(h.id)], h.rrf_score, h.semantic_score, h.keyword_score)
             for h in merged
+            if h.id in facts
         ]
         started = time.perf_counter()
         found = [r.fact.id for r in results]
@@ -122,7 +126,7 @@ class FactSearch:
             self.track(found, self.clock.now())
         if not debug:
             return SearchResponse(results)
-        info = SearchDebug(mode.value, self._thresholds(thresholds), [d for d, _, _ in per_query])
+        info = SearchDebug(mode.value, self._thresholds(thresholds), [d for d, _ in per_query])
         info.seconds = seconds
         return SearchResponse(results, info)
 
@@ -144,15 +148,15 @@ class FactSearch:
         k: int,
         mode: SearchMode,
         thresholds: bool,
-    ) -> tuple[QueryDebug, list[FusedHit], list[FactHit]]:
+    ) -> tuple[QueryDebug, list[FusedHit]]:
         depth = k * self.settings.candidates_per_list
         sem, kw = await asyncio.gather(
             self._semantic(vector, visibility, depth, mode),
             self._keyword(query, visibility, depth, mode),
         )
         limits = self._thresholds(thresholds)
-        sem_hits = [Hit(h.fact.id, h.score) for h in sem]
-        kw_hits = [Hit(h.fact.id, h.score) for h in kw]
+        sem_hits = [Hit(r.id, r.score) for r in sem]
+        kw_hits = [Hit(r.id, r.score) for r in kw]
         if mode is SearchMode.SEMANTIC:
             fused = single(sem_hits, limits["semantic"], semantic=True)
         elif mode is SearchMode.KEYWORD:
@@ -170,21 +174,21 @@ class FactSearch:
         info = QueryDebug(
             query, [(h.id, h.score) for h in sem_hits], [(h.id, h.score) for h in kw_hits], fused
         )
-        return info, fused, [*sem, *kw]
+        return info, fused
 
     async def _semantic(
         self, vector: list[float] | None, visibility: FactVisibility, depth: int, mode: SearchMode
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         if vector is None or mode is SearchMode.KEYWORD:
             return []
-        return await self.store.semantic_search(vector, visibility, depth)
+        return await self.store.semantic_ranking(vector, visibility, depth)
 
     async def _keyword(
         self, query: str, visibility: FactVisibility, depth: int, mode: SearchMode
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         if mode is SearchMode.SEMANTIC:
             return []
-        return await self.store.keyword_search(query, visibility, depth)
+        return await self.store.keyword_ranking(query, visibility, depth)
 
     def _thresholds(self, on: bool) -> dict[str, float]:
         if not on:

@@ -134,7 +134,7 @@ async def semantic_vs_floor(
         as_list = probe.tolist()
         floor.append(timed_sync_ms(lambda: floor_search(vectors, probe)))  # noqa: B023
         search.append(
-            await timed_ms(lambda: store.semantic_search(as_list, VIEWER, LIMIT))  # noqa: B023
+            await timed_ms(lambda: store.semantic_ranking(as_list, VIEWER, LIMIT))  # noqa: B023
         )
     return search, floor
 
@@ -148,11 +148,11 @@ async def keyword_and_hybrid(
 
         async def both() -> None:
             await asyncio.gather(
-                store.semantic_search(as_list, VIEWER, LIMIT),  # noqa: B023
-                store.keyword_search(text, VIEWER, LIMIT),  # noqa: B023
+                store.semantic_ranking(as_list, VIEWER, LIMIT),  # noqa: B023
+                store.keyword_ranking(text, VIEWER, LIMIT),  # noqa: B023
             )
 
-        keyword.append(await timed_ms(lambda: store.keyword_search(text, VIEWER, LIMIT)))  # noqa: B023
+        keyword.append(await timed_ms(lambda: store.keyword_ranking(text, VIEWER, LIMIT)))  # noqa: B023
         hybrid.append(await timed_ms(both))
     return keyword, hybrid
 
@@ -166,7 +166,7 @@ async def measure(size: int, queries: int, folder: Path) -> Figures:
     texts = [" ".join(rng.choice(words, size=3)) for _ in range(queries)]
     async with await SqliteStore.open(folder / f"bench-{size}.db") as store:
         rate = await ingest(store, facts, vectors)
-        first = await timed_ms(lambda: store.semantic_search(probes[0].tolist(), VIEWER, LIMIT))
+        first = await timed_ms(lambda: store.semantic_ranking(probes[0].tolist(), VIEWER, LIMIT))
         search, floor = await semantic_vs_floor(store, vectors, probes)
         keyword, hybrid = await keyword_and_hybrid(store, probes, texts)
         hops = [await timed_ms(lambda: store.get_facts([])) for _ in range(queries)]

@@ -29,14 +29,15 @@ Vector = Sequence[float]
 
 
 @dataclass(frozen=True)
-class FactHit:
-    """A fact found by a search, with its retriever's score.
+class RankedFact:
+    """A fact a retriever ranked, by id, with the retriever's score.
 
     Semantic scores are the cosine similarity in [-1, 1] (an engine that reports another
-    scale converts back); keyword scores are positive, larger is better.
+    scale converts back); keyword scores are positive, larger is better. Rankings carry ids
+    only: a search fuses several of them and reads just the facts it returns.
     """
 
-    fact: Fact
+    id: FactId
     score: float
 
 
@@ -103,9 +104,9 @@ class FactStore(Protocol):
         """Active visible facts formed at or after ``since``, newest first, at most ``limit``."""
         ...
 
-    async def semantic_search(
+    async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         """Active visible facts by cosine similarity to ``vector``, best first.
 
         Visibility is applied *before* ranking: ``limit`` visible results come back whenever
@@ -113,9 +114,9 @@ class FactStore(Protocol):
         """
         ...
 
-    async def keyword_search(
+    async def keyword_ranking(
         self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         """Active visible facts ranked by keyword relevance (BM25 or the engine's own), best first.
 
         Scores are positive and larger is better; ``text_score_threshold`` is this engine's

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from eden_memory.application.calls import ModelRouter, embed
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.writes import PlanExecutor
+from eden_memory.application.hits import visible_facts
 from eden_memory.application.prompts.dedup import dedup_prompt
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.schemas import FactDecisions
@@ -122,20 +123,22 @@ class FactWriter:
         if not self.settings.dedup.enabled:
             return [() for _ in vectors]
         limit = self.settings.dedup.candidates_per_fact
-        found = await asyncio.gather(
-            *(self.store.semantic_search(v, scopes.visibility, limit + 1) for v in vectors)
+        rankings = await asyncio.gather(
+            *(self.store.semantic_ranking(v, scopes.visibility, limit + 1) for v in vectors)
         )
+        ids = [r.id for ranking in rankings for r in ranking]
+        facts = await visible_facts(self.store, ids, scopes.visibility)
         return [
             select_candidates(
                 [
-                    Candidate(h.fact.id, h.fact.content, h.fact.scope, h.score)
-                    for h in hits
+                    Candidate(r.id, facts[r.id].content, facts[r.id].scope, r.score)
+                    for r in ranking
                     # A resumed fact finds itself; it is no candidate for its own dedup.
-                    if h.fact.content_hash != source.fact.hash
+                    if r.id in facts and facts[r.id].content_hash != source.fact.hash
                 ],
                 self.settings.dedup,
             )
-            for source, hits in zip(kept, found, strict=True)
+            for source, ranking in zip(kept, rankings, strict=True)
         ]
 
     async def _decide(

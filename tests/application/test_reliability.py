@@ -103,7 +103,7 @@ STORE_FAULTS = [
         "claim_messages",
         "get_facts",
         "known_hashes",
-        "semantic_search",
+        "semantic_ranking",
         "get_consolidated",
         "unabsorbed",
     )

@@ -1,4 +1,8 @@
-"""The store contract, run against the embedded SQLite store on temporary files."""
+"""The store contract, run against the embedded SQLite store on temporary files.
+
+Twice: with the vectors in half precision (SimSIMD, exact re-scoring of close calls), the
+default where SimSIMD is installed, and in single precision (numpy and BLAS).
+"""
 
 from __future__ import annotations
 
@@ -8,20 +12,28 @@ from pathlib import Path
 import pytest
 
 from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite.scan import Precision
 from eden_memory.ports.stores import MemoryStore
 from tests.contract.store_contract import StoreContract, StoreFactory
 
 
 class TestSqliteStore(StoreContract):
+    precision: Precision = "half"
+
     @pytest.fixture
     async def make_store(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
         stores: list[SqliteStore] = []
 
         async def make() -> MemoryStore:
             # A folder per store: opening creates missing folders.
-            stores.append(await SqliteStore.open(tmp_path / f"store-{len(stores)}" / "memory.db"))
+            path = tmp_path / f"store-{len(stores)}" / "memory.db"
+            stores.append(await SqliteStore.open(path, vector_precision=self.precision))
             return stores[-1]
 
         yield make
         for store in stores:
             await store.close()
+
+
+class TestSqliteStoreSinglePrecision(TestSqliteStore):
+    precision: Precision = "single"

@@ -23,7 +23,7 @@ from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, set
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import FactHit
+from eden_memory.ports.stores import RankedFact
 from tests.network_guard import FLAG, integration_enabled
 
 URI = os.environ.get("EDEN_MEMORY_MONGODB_URI", "")
@@ -71,14 +71,14 @@ def fact(content: str, user: UserId | None = None) -> Fact:
 
 
 async def eventually(
-    search: Callable[[], Awaitable[list[FactHit]]], expected: list[str], seconds: float = 120.0
-) -> list[FactHit]:
+    search: Callable[[], Awaitable[list[RankedFact]]], expected: list[str], seconds: float = 120.0
+) -> list[RankedFact]:
     """Atlas Search sees new documents after a short delay: ask until it does."""
     deadline = time.monotonic() + seconds
     while True:
-        hits = await search()
-        if [h.fact.id for h in hits] == expected or time.monotonic() > deadline:
-            return hits
+        ranking = await search()
+        if [r.id for r in ranking] == expected or time.monotonic() > deadline:
+            return ranking
         await asyncio.sleep(2.0)
 
 
@@ -103,16 +103,17 @@ async def test_a_hybrid_search_round_trip_on_atlas(database: Any) -> None:
     viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
 
     semantic = await eventually(
-        lambda: store.semantic_search(axis(0), viewer, 5), [tea.id, coffee.id]
+        lambda: store.semantic_ranking(axis(0), viewer, 5), [tea.id, coffee.id]
     )
-    assert [h.fact.id for h in semantic] == [tea.id, coffee.id]
+    assert [r.id for r in semantic] == [tea.id, coffee.id]
     assert semantic[0].score == pytest.approx(1.0, abs=1e-3)
     assert semantic[1].score == pytest.approx(0.0, abs=1e-3)
     assert store.ctx.atlas.ready  # answered by $vectorSearch, not by the fallback
 
-    keyword = await eventually(lambda: store.keyword_search("gren tea", viewer, 5), [tea.id])
-    assert [h.fact.id for h in keyword] == [tea.id]  # fuzzy: "gren" finds "green"
+    keyword = await eventually(lambda: store.keyword_ranking("gren tea", viewer, 5), [tea.id])
+    assert [r.id for r in keyword] == [tea.id]  # fuzzy: "gren" finds "green"
+    assert await store.get_facts([r.id for r in keyword]) == [tea]
 
     fused = await store.hybrid_search("green tea", axis(0), viewer, 5)
-    assert fused[0].fact.id == tea.id
-    assert hidden.id not in {h.fact.id for h in fused}
+    assert fused[0].id == tea.id
+    assert hidden.id not in {r.id for r in fused}

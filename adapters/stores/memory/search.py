@@ -8,9 +8,10 @@ from datetime import datetime
 from eden_memory.adapters.stores.memory.ranking import bm25, cosine
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact
 from eden_memory.domain.fifo import newest_first
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactHit, Vector
+from eden_memory.ports.stores import RankedFact, Vector
 
 # BM25 scores grow with the logarithm of the corpus size: a match on a word found in every
 # fact of a three-fact store scores about 0.1, a rare word in a large store 5 and more. No
@@ -39,30 +40,29 @@ class FactSearch(StateHolder):
         chosen.sort(key=newest_first)
         return chosen[: max(limit, 0)]
 
-    async def semantic_search(
+    async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         await self._turn()
         space = self._state.current_space()
         if space is None or limit <= 0:
             return []
         space.check_vector(len(vector))
-        hits = [
-            FactHit(s.fact, cosine(vector, s.vector))
+        ranked = [
+            RankedFact(s.fact.id, cosine(vector, s.vector))
             for s in self._visible(visibility)
             if s.space == space
         ]
-        hits.sort(key=lambda h: (-h.score, h.fact.id))
-        return hits[:limit]
+        ranked.sort(key=lambda r: (-r.score, r.id))
+        return ranked[:limit]
 
-    async def keyword_search(
+    async def keyword_ranking(
         self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         await self._turn()
         if limit <= 0:
             return []
-        candidates: dict[str, Fact] = {s.fact.id: s.fact for s in self._visible(visibility)}
-        scores = bm25(text, {i: f.content for i, f in candidates.items()})
-        hits = [FactHit(candidates[i], score) for i, score in scores.items()]
-        hits.sort(key=lambda h: (-h.score, h.fact.id))
-        return hits[:limit]
+        contents: dict[str, str] = {s.fact.id: s.fact.content for s in self._visible(visibility)}
+        ranked = [RankedFact(FactId(i), score) for i, score in bm25(text, contents).items()]
+        ranked.sort(key=lambda r: (-r.score, r.id))
+        return ranked[:limit]

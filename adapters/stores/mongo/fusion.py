@@ -15,12 +15,12 @@ from pymongo.errors import OperationFailure, PyMongoError
 from eden_memory.adapters.stores.mongo import pipelines
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.errors import translate
-from eden_memory.adapters.stores.mongo.search import SearchMethods
+from eden_memory.adapters.stores.mongo.search import SearchMethods, atlas_ranking
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
-from eden_memory.domain.models import Fact
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.ranking import rrf_scores
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactHit, Vector
+from eden_memory.ports.stores import RankedFact, Vector
 
 UNKNOWN_STAGE = 40324
 
@@ -30,11 +30,12 @@ class FusionMethods(SearchMethods):
 
     async def hybrid_search(
         self, text: str, vector: Vector, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         """Visible active facts by Reciprocal Rank Fusion (k = 60) of both rankings.
 
-        Each hit's score is its RRF score. With ``use_rank_fusion`` and a server that has
-        Atlas Search and ``$rankFusion``, the fusion runs on the server.
+        Ids only, like the rankings it fuses; each score is the fact's RRF score. With
+        ``use_rank_fusion`` and a server that has Atlas Search and ``$rankFusion``, the
+        fusion runs on the server.
         """
         if limit <= 0 or visibility.is_empty:
             return []
@@ -43,17 +44,16 @@ class FusionMethods(SearchMethods):
             if fused is not None:
                 return fused
         semantic, keyword = await asyncio.gather(
-            self.semantic_search(vector, visibility, limit),
-            self.keyword_search(text, visibility, limit),
+            self.semantic_ranking(vector, visibility, limit),
+            self.keyword_ranking(text, visibility, limit),
         )
-        rankings = [[h.fact.id for h in semantic], [h.fact.id for h in keyword]]
-        facts: dict[str, Fact] = {h.fact.id: h.fact for h in [*semantic, *keyword]}
+        rankings = [[r.id for r in semantic], [r.id for r in keyword]]
         ranked = rrf_scores(rankings, pipelines.RANK_FUSION_K)[:limit]
-        return [FactHit(facts[doc], score) for doc, score in ranked]
+        return [RankedFact(FactId(doc), score) for doc, score in ranked]
 
     async def _on_server(
         self, text: str, vector: Vector, visibility: FactVisibility, limit: int
-    ) -> list[FactHit] | None:
+    ) -> list[RankedFact] | None:
         space = await self.embedding_space()
         if space is None or not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw):
             return None
@@ -78,4 +78,4 @@ class FusionMethods(SearchMethods):
                 return None
             raise translate(error, "$rankFusion") from error
         self.ctx.rank_fusion = True
-        return self._hits(documents, cosine=False)
+        return atlas_ranking(documents, cosine=False)

@@ -8,6 +8,9 @@
 * ``$rankFusion`` (MongoDB 8.0+): both searches as input pipelines, fused on the server
   by Reciprocal Rank Fusion. Input pipelines may only select and order documents, so the
   score and the projection come after the fusion stage.
+
+Every pipeline ends in one ``$project`` keeping only ``_id`` and the score: searches rank
+ids, and the caller reads just the facts it keeps (no document, no vector is shipped).
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ SCORE = "_score"
 RANK_FUSION_K = 60
 
 
-def _scored(meta: str) -> list[Document]:
-    return [{"$project": {"embedding": 0}}, {"$set": {SCORE: {"$meta": meta}}}]
+def _ranked(meta: str) -> list[Document]:
+    """The id and the score of each result, nothing else."""
+    return [{"$project": {"_id": 1, SCORE: {"$meta": meta}}}]
 
 
 def vector_stage(
@@ -45,7 +49,7 @@ def vector_search(
 ) -> list[Document]:
     return [
         vector_stage(index, vector, filter, limit, num_candidates),
-        *_scored("vectorSearchScore"),
+        *_ranked("vectorSearchScore"),
     ]
 
 
@@ -60,7 +64,7 @@ def search_stage(index: str, text: str, clauses: Sequence[Document]) -> Document
 
 
 def text_search(index: str, text: str, clauses: Sequence[Document], limit: int) -> list[Document]:
-    return [search_stage(index, text, clauses), {"$limit": limit}, *_scored("searchScore")]
+    return [search_stage(index, text, clauses), {"$limit": limit}, *_ranked("searchScore")]
 
 
 def rank_fusion(
@@ -75,7 +79,7 @@ def rank_fusion(
             }
         },
         {"$limit": limit},
-        *_scored("score"),
+        *_ranked("score"),
     ]
 
 

@@ -5,6 +5,9 @@ On Atlas the visibility filter is inside ``$vectorSearch`` / ``$search`` (pre-fi
 notices once (the server's CommandNotSupported, mongomock's NotImplementedError), warns
 once about scale, and ranks the visible candidates itself: exact cosine over their
 vectors, BM25 over their content (narrowed by a ``$text`` index where the server has one).
+
+Both paths rank ids only: the Atlas pipelines project ``_id`` and the score, the fallback
+reads just the vectors or the content it scores. The caller reads the facts it keeps.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from collections.abc import Sequence
 from eden_memory.adapters.stores.mongo import pipelines
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.documents import fact_from_document
 from eden_memory.adapters.stores.mongo.keyword import bm25
 from eden_memory.adapters.stores.mongo.spaces import SpaceMethods
 from eden_memory.adapters.stores.mongo.text_index import TextIndexMethods
@@ -24,7 +26,7 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactHit, Vector
+from eden_memory.ports.stores import RankedFact, Vector
 
 
 class SearchMethods(SpaceMethods, TextIndexMethods):
@@ -38,9 +40,9 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
             return opts.atlas_text_threshold
         return opts.fallback_text_threshold
 
-    async def semantic_search(
+    async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         space = await self.embedding_space()
         if space is None or limit <= 0 or visibility.is_empty:
             return []
@@ -53,12 +55,12 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
             )
             documents = await self.ctx.search(pipeline, "$vectorSearch")
             if documents is not None:
-                return self._hits(documents, cosine=True)
+                return atlas_ranking(documents, cosine=True)
         return await self._exact_cosine(vector, found, space, limit)
 
-    async def keyword_search(
+    async def keyword_ranking(
         self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         if not isinstance(text, str):
             raise InvalidInputError(f"search text must be a string, got {type(text).__name__}")
         if not text.strip() or limit <= 0 or visibility.is_empty:
@@ -69,35 +71,32 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
             pipeline = pipelines.text_search(index, text, clauses, limit)
             documents = await self.ctx.search(pipeline, "$search")
             if documents is not None:
-                return self._hits(documents, cosine=False)
+                return atlas_ranking(documents, cosine=False)
         found = visible_active(visibility, self.ctx.ids)
         candidates, total = await self.keyword_candidates(text, found)
-        ranked = bm25(text, candidates, total)[:limit]
-        return await self._load(ranked)
+        return _ranked(bm25(text, candidates, total)[:limit])
 
     async def _exact_cosine(
         self, vector: Vector, found: Document, space: EmbeddingSpace, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         query = {"$and": [found, {"embedding_dim": space.dimension}]}
         documents = await self.ctx.facts.find(query, {"embedding": 1})
         candidates = [(str(d["_id"]), d["embedding"]) for d in documents if d.get("embedding")]
         candidates = [c for c in candidates if len(c[1]) == space.dimension]
-        return await self._load(top_k(vector, candidates, limit))
+        return _ranked(top_k(vector, candidates, limit))
 
-    async def _load(self, ranked: Sequence[tuple[str, float]]) -> list[FactHit]:
-        """The facts behind (id, score) pairs, in the same order."""
-        if not ranked:
-            return []
-        ids = [FactId(doc_id) for doc_id, _ in ranked]
-        documents = await self.ctx.facts.find({"_id": {"$in": ids}}, {"embedding": 0})
-        facts = {d["_id"]: fact_from_document(d, self.ctx.ids) for d in documents}
-        return [FactHit(facts[i], score) for i, score in ranked if i in facts]
 
-    def _hits(self, documents: Sequence[Document], cosine: bool) -> list[FactHit]:
-        hits = []
-        for document in documents:
-            score = float(document.pop(pipelines.SCORE))
-            if cosine:
-                score = pipelines.cosine_from_atlas(score)
-            hits.append(FactHit(fact_from_document(document, self.ctx.ids), score))
-        return hits
+def _ranked(pairs: Sequence[tuple[str, float]]) -> list[RankedFact]:
+    """(id, score) pairs as the port's rankings, in the same order."""
+    return [RankedFact(FactId(doc_id), score) for doc_id, score in pairs]
+
+
+def atlas_ranking(documents: Sequence[Document], cosine: bool) -> list[RankedFact]:
+    """An Atlas answer (``_id`` and score per document) as a ranking, cosine made plain."""
+    ranking = []
+    for document in documents:
+        score = float(document[pipelines.SCORE])
+        if cosine:
+            score = pipelines.cosine_from_atlas(score)
+        ranking.append(RankedFact(FactId(str(document["_id"])), score))
+    return ranking

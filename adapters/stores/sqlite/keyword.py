@@ -1,4 +1,4 @@
-"""Keyword search: FTS5 with BM25, over the visible active facts only.
+"""Keyword ranking: FTS5 with BM25, over the visible active facts only.
 
 Any user text becomes a safe FTS5 query: it is cut into the word tokens the ``unicode61``
 tokenizer would see, and each token is quoted, so quotes, ``AND``/``OR``/``NOT``/``NEAR``,
@@ -18,14 +18,10 @@ import re
 import sqlite3
 
 from eden_memory.adapters.stores.sqlite.codec import placeholders
-from eden_memory.adapters.stores.sqlite.fact_reads import (
-    Parse,
-    partition_filter,
-    visible_partitions,
-)
-from eden_memory.adapters.stores.sqlite.fact_rows import fact_from_row
+from eden_memory.adapters.stores.sqlite.fact_reads import partition_filter, visible_partitions
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactHit
+from eden_memory.ports.stores import RankedFact
 
 # Calibration. Facts are short, so a query word occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
@@ -73,13 +69,9 @@ def informative(conn: sqlite3.Connection, words: list[str]) -> list[str]:
     return [word for word in words if folded[word] not in common]
 
 
-def keyword_search(
-    conn: sqlite3.Connection,
-    text: str,
-    visibility: FactVisibility,
-    limit: int,
-    parse: Parse = fact_from_row,
-) -> list[FactHit]:
+def keyword_ranking(
+    conn: sqlite3.Connection, text: str, visibility: FactVisibility, limit: int
+) -> list[RankedFact]:
     parts = visible_partitions(visibility)
     if not parts or limit <= 0:
         return []
@@ -87,15 +79,13 @@ def keyword_search(
     if query is None:
         return []
     where, params = partition_filter(parts, "f")
-    # Rank and cut in the inner query, which reads only the short filter columns of each
-    # match; read the (long) records of the winners alone.
+    # The index holds active facts only (its triggers drop a fact when it is retired), so the
+    # join reads just the short key columns of each match, for the visibility filter.
     sql = (
-        "SELECT f.id, f.seq, f.access_count, f.last_accessed_us, f.doc, m.score FROM ("
-        "SELECT f.pk AS pk, -bm25(facts_fts) AS score "
+        "SELECT f.id, -bm25(facts_fts) AS score "
         "FROM facts_fts JOIN facts f ON f.pk = facts_fts.rowid "
-        f"WHERE facts_fts MATCH ? AND f.status = 'active' AND {where} "
+        f"WHERE facts_fts MATCH ? AND {where} "
         "ORDER BY score DESC, f.pk DESC LIMIT ?"
-        ") m JOIN facts f ON f.pk = m.pk ORDER BY m.score DESC, m.pk DESC"
     )
     try:
         rows = conn.execute(sql, (query, *params, limit)).fetchall()
@@ -103,4 +93,4 @@ def keyword_search(
         if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
             return []  # a query the sanitiser let through must not fail a search
         raise
-    return [FactHit(parse(row), float(row[5])) for row in rows]
+    return [RankedFact(FactId(fact_id), float(score)) for fact_id, score in rows]

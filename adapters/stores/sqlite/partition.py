@@ -1,8 +1,9 @@
-"""One partition's vectors as a contiguous float32 matrix, unit rows, editable in place.
+"""One partition's vectors as a contiguous matrix of unit rows, editable in place.
 
 Rows ``[0, size)`` of ``matrix`` are live; the buffer grows by doubling so appends are cheap,
 and a removal moves the last row into the hole, so the live rows stay one contiguous block
-that a single matrix-vector product scans.
+that a single scan reads. Rows are normalised in float32, then held in the type of the
+matrix the partition was built with (float32, or float16 for ``scan.HalfScan``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 Matrix = npt.NDArray[np.float32]
+Rows = npt.NDArray[np.float32] | npt.NDArray[np.float16]
 
 
 def unit_rows(matrix: Matrix) -> Matrix:
@@ -21,19 +23,20 @@ def unit_rows(matrix: Matrix) -> Matrix:
 
 
 class Partition:
-    def __init__(self, dim: int, synced_seq: int, ids: list[str], matrix: Matrix) -> None:
-        self.dim = dim
+    def __init__(self, synced_seq: int, ids: list[str], rows: Rows) -> None:
+        """``rows``: the unit vectors of ``ids``, in the type the partition keeps."""
+        self.dim = rows.shape[1]
         self.synced_seq = synced_seq
         self.ids = ids
         self._pos = {fact_id: i for i, fact_id in enumerate(ids)}
-        self._buffer = unit_rows(matrix) if len(ids) else np.zeros((0, dim), dtype=np.float32)
+        self._buffer = rows
 
     @property
     def size(self) -> int:
         return len(self.ids)
 
     @property
-    def matrix(self) -> Matrix:
+    def matrix(self) -> Rows:
         """The live rows, as a view (no copy)."""
         return self._buffer[: self.size]
 
@@ -44,8 +47,7 @@ class Partition:
             self._grow(row + 1)
             self.ids.append(fact_id)
             self._pos[fact_id] = row
-        self._buffer[row] = vector
-        unit_rows(self._buffer[row : row + 1])
+        self._buffer[row] = unit_rows(vector.astype(np.float32).reshape(1, self.dim))[0]
 
     def remove(self, fact_id: str) -> None:
         row = self._pos.pop(fact_id, None)
@@ -63,6 +65,6 @@ class Partition:
         if needed <= len(self._buffer):
             return
         capacity = max(needed, 2 * len(self._buffer), 16)
-        grown = np.empty((capacity, self.dim), dtype=np.float32)
+        grown: Rows = np.empty((capacity, self.dim), dtype=self._buffer.dtype)
         grown[: self.size] = self.matrix
         self._buffer = grown

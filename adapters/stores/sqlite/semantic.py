@@ -1,7 +1,7 @@
-"""Semantic search: sync the visible partitions, rank them in memory, read the winners.
+"""Semantic ranking: sync the visible partitions, then rank them in memory.
 
-Everything happens in one read transaction, so the ranked ids and the facts returned come
-from the same snapshot of the file.
+Syncing, the scan and any re-scoring of close calls happen in one read transaction, so the
+ranking is that of one snapshot of the file.
 """
 
 from __future__ import annotations
@@ -13,22 +13,20 @@ import numpy as np
 
 from eden_memory.adapters.stores.sqlite.codec import finite
 from eden_memory.adapters.stores.sqlite.connection import transaction
-from eden_memory.adapters.stores.sqlite.fact_reads import Parse, get_facts, visible_partitions
-from eden_memory.adapters.stores.sqlite.fact_rows import fact_from_row
+from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
 from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
-from eden_memory.domain.models import Fact
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactHit
+from eden_memory.ports.stores import RankedFact
 
 
-def semantic_search(
+def semantic_ranking(
     conn: sqlite3.Connection,
     index: VectorIndex,
     vector: Sequence[float],
     visibility: FactVisibility,
     limit: int,
-    parse: Parse = fact_from_row,
-) -> list[FactHit]:
+) -> list[RankedFact]:
     parts = visible_partitions(visibility)
     if not parts or limit <= 0:
         return []
@@ -41,7 +39,5 @@ def semantic_search(
         norm = float(np.linalg.norm(query))
         if norm == 0.0:
             return []  # a zero vector has no direction: no cosine to rank by
-        ranked = index.top(query / norm, parts, limit)
-        found = get_facts(conn, [fact_id for fact_id, _ in ranked], parse)
-    facts: dict[str, Fact] = {f.id: f for f in found}
-    return [FactHit(facts[i], score) for i, score in ranked if i in facts]
+        ranked = index.top(conn, query / norm, parts, limit)
+    return [RankedFact(FactId(fact_id), score) for fact_id, score in ranked]

@@ -24,6 +24,7 @@ from eden_memory.adapters.stores.sqlite.connection import (
     translated,
 )
 from eden_memory.adapters.stores.sqlite.fact_cache import FactCache
+from eden_memory.adapters.stores.sqlite.scan import Precision, choose
 from eden_memory.adapters.stores.sqlite.schema import optimize, prepare
 from eden_memory.adapters.stores.sqlite.space import current_space
 from eden_memory.adapters.stores.sqlite.store_memory import MemoryMethods
@@ -34,16 +35,27 @@ from eden_memory.domain.errors import StoreError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactHit, FactQuery, Vector
+from eden_memory.ports.stores import FactQuery, RankedFact, Vector
 
 
 class SqliteStore(MemoryMethods, SessionMethods):
-    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        vector_precision: Precision = "auto",
+    ) -> None:
         """Open (creating or upgrading) the store file at ``path``.
 
         ``busy_timeout``: seconds a write waits for another process's lock before failing
-        with ``StoreUnavailableError``.
+        with ``StoreUnavailableError``. ``vector_precision``: how the search keeps vectors in
+        memory; ``half`` (float16 and SimSIMD, with exact float32 re-scoring of the close
+        calls: half the memory, faster) or ``single`` (float32 and BLAS). ``auto`` picks
+        ``half`` when SimSIMD is installed and its kernel passes a soundness check.
+        Either way the ranking and scores are those of an exact float32 scan.
         """
+        scan = choose(vector_precision)
         self.path = Path(path).expanduser()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,17 +74,22 @@ class SqliteStore(MemoryMethods, SessionMethods):
         self._writer = Worker("eden-sqlite-writer", conns[0])
         self._reader = Worker("eden-sqlite-reader", conns[1])
         self._searcher = Worker("eden-sqlite-vectors", conns[2])
-        self._index = VectorIndex()
-        # Each cache belongs to one worker's thread, like the index to the searcher's.
+        self._index = VectorIndex(scan)
+        # The cache belongs to the reader's thread, as the index to the searcher's.
         self._parse = FactCache().fact
-        self._search_parse = FactCache().fact
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECONDS
+        cls,
+        path: str | Path,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        vector_precision: Precision = "auto",
     ) -> SqliteStore:
         """Open without blocking the event loop (opening may wait for another process)."""
-        return await asyncio.to_thread(cls, path, busy_timeout=busy_timeout)
+        return await asyncio.to_thread(
+            cls, path, busy_timeout=busy_timeout, vector_precision=vector_precision
+        )
 
     async def close(self) -> None:
         await asyncio.to_thread(self._close)
@@ -133,21 +150,17 @@ class SqliteStore(MemoryMethods, SessionMethods):
             lambda c: fact_reads.recent_facts(c, visibility, since, limit, self._parse)
         )
 
-    async def semantic_search(
+    async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
+    ) -> list[RankedFact]:
         return await self._searcher.run(
-            lambda c: semantic.semantic_search(
-                c, self._index, vector, visibility, limit, self._search_parse
-            )
+            lambda c: semantic.semantic_ranking(c, self._index, vector, visibility, limit)
         )
 
-    async def keyword_search(
+    async def keyword_ranking(
         self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[FactHit]:
-        return await self._reader.run(
-            lambda c: keyword.keyword_search(c, text, visibility, limit, self._parse)
-        )
+    ) -> list[RankedFact]:
+        return await self._reader.run(lambda c: keyword.keyword_ranking(c, text, visibility, limit))
 
     async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:
         await self._writer.run(lambda c: facts.record_access(c, ids, now))

@@ -1,9 +1,11 @@
 """Exact cosine search over the visible partitions, kept in memory and in step with the file.
 
 Vectors are cached per (agent, scope, owner) partition, so a search for (agent A, user U)
-multiplies the query with exactly A's agent partition and (A, U)'s user partition: the
-filter is applied before ranking, and the work is one matrix-vector product per partition
-plus an ``argpartition`` for the top k.
+scores the query against exactly A's agent partition and (A, U)'s user partition: the
+filter is applied before ranking, and the work is one scan per partition plus an
+``argpartition`` for the top k. With a half-precision scan (``scan``), every row scoring
+within twice the scan's error bound of the k-th best is re-scored in float32 from the file,
+so the ranking and the scores returned are those of an exact float32 scan.
 
 Staying correct when other connections write: before each search, the partitions involved
 are synced inside the search's read transaction. Each partition remembers the fact stamp it
@@ -20,12 +22,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
-from eden_memory.adapters.stores.sqlite.codec import KeyCols
-from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition
+from eden_memory.adapters.stores.sqlite.codec import KeyCols, rows_by_ids
+from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
+from eden_memory.adapters.stores.sqlite.scan import SingleScan, VectorScan
 from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
@@ -34,7 +38,8 @@ _LOAD_BLOCK = 4096
 
 
 class VectorIndex:
-    def __init__(self) -> None:
+    def __init__(self, scan: VectorScan | None = None) -> None:
+        self.scan = scan or SingleScan()
         self._space: EmbeddingSpace | None = None
         self._parts: dict[KeyCols, Partition] = {}
 
@@ -49,35 +54,60 @@ class VectorIndex:
         for key, seq in fact_seqs(conn, keys).items():
             part = self._parts.get(key)
             if part is None or part.synced_seq < floor:  # its removals may be forgotten
-                self._parts[key] = _load(conn, key, space, seq)
+                self._parts[key] = _load(conn, key, space, seq, self.scan.dtype)
             elif part.synced_seq != seq:
                 _apply_changes(conn, key, space, part, seq)
         return space
 
-    def top(self, query: Matrix, keys: Sequence[KeyCols], limit: int) -> list[tuple[str, float]]:
-        """The ``limit`` best (id, cosine) of these partitions; ``query`` must be unit length."""
+    def top(
+        self, conn: sqlite3.Connection, query: Matrix, keys: Sequence[KeyCols], limit: int
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` best (id, cosine) of these partitions; ``query`` must be unit length.
+
+        Call inside the read transaction of ``sync``: re-scoring reads vectors from ``conn``.
+        """
         parts = [self._parts[k] for k in keys if k in self._parts and self._parts[k].size]
         if not parts or limit <= 0:
             return []
-        scores = np.concatenate([p.matrix @ query for p in parts])
-        if limit < len(scores):
-            best = np.argpartition(-scores, limit - 1)[:limit]
-        else:
+        scores = np.concatenate([self.scan.scores(p.matrix, query) for p in parts])
+        margin = 2 * self.scan.error(len(query))
+        if limit >= len(scores):
             best = np.arange(len(scores))
-        order = best[np.argsort(-scores[best], kind="stable")]
+        elif margin == 0:
+            best = np.argpartition(-scores, limit - 1)[:limit]
+        else:  # every row that could be in the top ``limit`` once scored exactly
+            kth = -np.partition(-scores, limit - 1)[limit - 1]
+            best = np.flatnonzero(scores >= kth - margin)
         # Map positions back to (partition, row) without building a list of every id.
         starts = np.cumsum([0] + [p.size for p in parts])
-        owner = np.searchsorted(starts, order, side="right") - 1
-        return [
-            (parts[o].ids[i - starts[o]], float(scores[i]))
-            for i, o in zip(order.tolist(), owner.tolist(), strict=True)
+        owner = np.searchsorted(starts, best, side="right") - 1
+        ids = [
+            parts[o].ids[i - starts[o]] for i, o in zip(best.tolist(), owner.tolist(), strict=True)
         ]
+        found = scores[best] if margin == 0 else _exact_scores(conn, ids, query)
+        order = np.argsort(-found, kind="stable")[:limit]
+        return [(ids[i], float(found[i])) for i in order.tolist()]
 
     def clear(self) -> None:
         self._space, self._parts = None, {}
 
 
-def _load(conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, seq: int) -> Partition:
+def _exact_scores(conn: sqlite3.Connection, ids: list[str], query: Matrix) -> Matrix:
+    """float32 cosines of these facts' stored vectors with ``query`` (a unit vector)."""
+    blobs = dict(rows_by_ids(conn, "SELECT id, vector FROM facts WHERE id IN ({ids})", ids))
+    flat = np.frombuffer(b"".join(blobs[i] for i in ids), dtype=np.float32)
+    rows = unit_rows(flat.reshape(len(ids), len(query)).copy())
+    scores: Matrix = rows @ query
+    return scores
+
+
+def _load(
+    conn: sqlite3.Connection,
+    key: KeyCols,
+    space: EmbeddingSpace,
+    seq: int,
+    dtype: type[np.floating],
+) -> Partition:
     """Read a whole partition, a block of rows at a time (at most one block of blobs and the
     matrix are in memory at once)."""
     cursor = conn.execute(
@@ -86,12 +116,13 @@ def _load(conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, seq: in
         (*key, space.model, space.dimension),
     )
     ids: list[str] = []
-    blocks: list[Matrix] = [np.zeros((0, space.dimension), dtype=np.float32)]
+    blocks: list[Rows] = [np.zeros((0, space.dimension), dtype=dtype)]
     while rows := cursor.fetchmany(_LOAD_BLOCK):
         ids.extend(row[0] for row in rows)
         flat = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
-        blocks.append(flat.reshape(len(rows), space.dimension))
-    return Partition(space.dimension, seq, ids, np.concatenate(blocks))
+        block = unit_rows(flat.reshape(len(rows), space.dimension).copy())
+        blocks.append(block.astype(dtype, copy=False))
+    return Partition(seq, ids, cast(Rows, np.concatenate(blocks)))
 
 
 def _apply_changes(

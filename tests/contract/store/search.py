@@ -11,32 +11,32 @@ from eden_memory.domain.errors import EmbeddingSpaceError
 from eden_memory.domain.ids import AgentId
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import FactHit, MemoryStore
+from eden_memory.ports.stores import MemoryStore, RankedFact
 from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, ids, sees
 
 
-def hit_ids(hits: list[FactHit]) -> list[str]:
-    return [h.fact.id for h in hits]
+def hit_ids(hits: list[RankedFact]) -> list[str]:
+    return [h.id for h in hits]
 
 
 class SearchContract(StoreFixtures):
-    async def test_semantic_search_ranks_by_cosine_best_first(
+    async def test_semantic_ranking_ranks_by_cosine_best_first(
         self, store: MemoryStore, build: Builder
     ) -> None:
         far, near, exact = build.fact("far"), build.fact("near"), build.fact("exact")
         vectors = [build.at_cosine(0.1), build.at_cosine(0.8), build.axis(0)]
         await store.add_facts([far, near, exact], vectors)
-        hits = await store.semantic_search(build.axis(0), sees(A, None), limit=10)
+        hits = await store.semantic_ranking(build.axis(0), sees(A, None), limit=10)
         assert hit_ids(hits) == ids([exact, near, far])
         assert [h.score for h in hits] == pytest.approx([1.0, 0.8, 0.1], abs=1e-4)
-        assert hit_ids(await store.semantic_search(build.axis(0), sees(A, None), 2)) == ids(
+        assert hit_ids(await store.semantic_ranking(build.axis(0), sees(A, None), 2)) == ids(
             [exact, near]
         )
 
-    async def test_semantic_search_in_an_empty_store_finds_nothing(
+    async def test_semantic_ranking_in_an_empty_store_finds_nothing(
         self, store: MemoryStore, build: Builder
     ) -> None:
-        assert await store.semantic_search(build.axis(0), sees(A, U1), 10) == []
+        assert await store.semantic_ranking(build.axis(0), sees(A, U1), 10) == []
 
     async def test_a_user_sees_agent_facts_and_only_their_own_user_facts(
         self, store: MemoryStore, build: Builder
@@ -52,7 +52,7 @@ class SearchContract(StoreFixtures):
         await store.add_facts(facts, [build.at_cosine(0.9)] * len(facts))
 
         async def found(visibility: FactVisibility) -> set[str]:
-            return set(hit_ids(await store.semantic_search(build.axis(0), visibility, 10)))
+            return set(hit_ids(await store.semantic_ranking(build.axis(0), visibility, 10)))
 
         assert await found(sees(A, U1)) == {agent.id, mine.id}
         assert await found(sees(A, None)) == {agent.id}
@@ -67,22 +67,22 @@ class SearchContract(StoreFixtures):
         await store.add_facts(hidden, [build.axis(0)] * len(hidden))
         mine = [build.fact(f"my fact {n}", user=U1) for n in range(7)]
         await store.add_facts(mine, [build.at_cosine(0.5 + n / 20) for n in range(7)])
-        hits = await store.semantic_search(build.axis(0), sees(A, U1), limit=5)
+        hits = await store.semantic_ranking(build.axis(0), sees(A, U1), limit=5)
         assert hit_ids(hits) == ids(mine[::-1][:5])
 
-    async def test_keyword_search_ranks_more_matching_terms_higher(
+    async def test_keyword_ranking_ranks_more_matching_terms_higher(
         self, store: MemoryStore, build: Builder
     ) -> None:
         best = build.fact("The rocket launch deadline and budget were approved", user=U1)
         some = build.fact("The rocket design review was approved by everyone", user=U1)
         none = build.fact("Bob owns a red bicycle and a green kayak", user=U1)
         await store.add_facts([best, some, none], [build.axis(n) for n in range(3)])
-        hits = await store.keyword_search("rocket launch deadline budget", sees(A, U1), 10)
+        hits = await store.keyword_ranking("rocket launch deadline budget", sees(A, U1), 10)
         assert hit_ids(hits) == ids([best, some])
         assert hits[0].score > hits[1].score > 0
-        assert len(await store.keyword_search("rocket", sees(A, U1), 1)) == 1
+        assert len(await store.keyword_ranking("rocket", sees(A, U1), 1)) == 1
 
-    async def test_keyword_search_returns_only_visible_facts(
+    async def test_keyword_ranking_returns_only_visible_facts(
         self, store: MemoryStore, build: Builder
     ) -> None:
         agent, mine = build.fact("kayak trip planned"), build.fact("kayak is blue", user=U1)
@@ -92,9 +92,9 @@ class SearchContract(StoreFixtures):
         ]
         facts = [agent, mine, *hidden]
         await store.add_facts(facts, [build.axis(n) for n in range(len(facts))])
-        hits = await store.keyword_search("kayak", sees(A, U1), 10)
+        hits = await store.keyword_ranking("kayak", sees(A, U1), 10)
         assert set(hit_ids(hits)) == {agent.id, mine.id}
-        assert hit_ids(await store.keyword_search("kayak", sees(A, None), 10)) == [agent.id]
+        assert hit_ids(await store.keyword_ranking("kayak", sees(A, None), 10)) == [agent.id]
 
     async def test_retired_facts_are_never_found(self, store: MemoryStore, build: Builder) -> None:
         live, dead = (
@@ -105,8 +105,8 @@ class SearchContract(StoreFixtures):
         await store.add_facts([live, dead, stored_retired], [build.axis(0)] * 3)
         await store.update_fact(dead.retired(T0, "contradicted", live.id), None, 1)
         visible = sees(A, U1)
-        assert hit_ids(await store.semantic_search(build.axis(0), visible, 10)) == [live.id]
-        assert hit_ids(await store.keyword_search("John works", visible, 10)) == [live.id]
+        assert hit_ids(await store.semantic_ranking(build.axis(0), visible, 10)) == [live.id]
+        assert hit_ids(await store.keyword_ranking("John works", visible, 10)) == [live.id]
         assert ids(await store.recent_facts(visible, T0 - timedelta(days=1), 10)) == [live.id]
 
     async def test_recent_facts_are_newest_first_since_an_instant(
@@ -131,12 +131,12 @@ class SearchContract(StoreFixtures):
         new_space = EmbeddingSpace("contract-embedder-v2", space.dimension)
         await store.reembed_facts(new_space, {moved.id: build.axis(1)})
         assert await store.embedding_space() == new_space
-        hits = await store.semantic_search(build.axis(1), sees(A, None), 10)
+        hits = await store.semantic_ranking(build.axis(1), sees(A, None), 10)
         assert hit_ids(hits) == [moved.id]
         with pytest.raises(EmbeddingSpaceError):
             await store.add_facts([build.fact("old space")], [build.axis(2)])
         newcomer = build.fact("new space", space=new_space)
         assert await store.add_facts([newcomer], [build.axis(1)]) == [newcomer]
         await store.reembed_facts(new_space, {unmoved.id: build.axis(1)})
-        hits = await store.semantic_search(build.axis(1), sees(A, None), 10)
+        hits = await store.semantic_ranking(build.axis(1), sees(A, None), 10)
         assert set(hit_ids(hits)) == {moved.id, unmoved.id, newcomer.id}

@@ -104,20 +104,20 @@ async def _check_semantic(
     store: MemoryStore, build: Builder, viewer: FactVisibility, visible: set[str], limit: int
 ) -> None:
     query = build.hashed("any query")
-    some = {h.fact.id for h in await store.semantic_search(query, viewer, limit)}
+    some = {h.id for h in await store.semantic_ranking(query, viewer, limit)}
     assert some <= visible
     assert len(some) == min(limit, len(visible))
-    every = {h.fact.id for h in await store.semantic_search(query, viewer, len(visible) + 1)}
+    every = {h.id for h in await store.semantic_ranking(query, viewer, len(visible) + 1)}
     assert every == visible
 
 
 async def _check_keyword(
     store: MemoryStore, viewer: FactVisibility, word: str, matching: set[str], limit: int
 ) -> None:
-    some = {h.fact.id for h in await store.keyword_search(word, viewer, limit)}
+    some = {h.id for h in await store.keyword_ranking(word, viewer, limit)}
     assert some <= matching
     assert len(some) == min(limit, len(matching))
-    every = {h.fact.id for h in await store.keyword_search(word, viewer, len(matching) + 1)}
+    every = {h.id for h in await store.keyword_ranking(word, viewer, len(matching) + 1)}
     assert every == matching
 
 

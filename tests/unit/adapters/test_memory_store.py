@@ -83,13 +83,13 @@ async def test_vectors_are_private_copies() -> None:
     assert await store.get_vectors([FactId("fact-0")]) == {FactId("fact-0"): [1.0, 0.0]}
 
 
-async def test_keyword_search_scores_are_bm25() -> None:
+async def test_keyword_ranking_scores_are_bm25() -> None:
     store = InMemoryStore()
     texts = ["Acme hired John", "Acme Acme builds rockets", "Bob sells bikes"]
     await store.add_facts([fact(t, n) for n, t in enumerate(texts)], [[1.0, 0.0]] * len(texts))
-    hits = await store.keyword_search("acme", SEES_AGENT, 10)
+    hits = await store.keyword_ranking("acme", SEES_AGENT, 10)
     expected = bm25("acme", {f"fact-{n}": t for n, t in enumerate(texts)})
-    assert {h.fact.id: h.score for h in hits} == pytest.approx(expected)
+    assert {h.id: h.score for h in hits} == pytest.approx(expected)
 
 
 def test_words_are_lowercase_unicode_tokens() -> None:

@@ -1,8 +1,9 @@
 """A stand-in for Atlas Search around mongomock, for tests of the Atlas code paths.
 
 It records every ``$vectorSearch`` / ``$search`` / ``$rankFusion`` pipeline the store sends
-and answers with the (id, score) pairs a test scripted, reading the documents themselves
-from mongomock. Search indexes are listed, created and updated in memory. Everything else
+and answers with the (id, score) pairs a test scripted whose documents mongomock holds,
+shaped by the pipeline's last ``$project`` as Atlas would shape them (a field the store did
+not ask for is not there). Search indexes are listed, created and updated in memory. Everything else
 is plain mongomock (through mongomock-motor, so the store sees a Motor database).
 """
 
@@ -74,14 +75,15 @@ class FakeAtlasCollection:
         self._atlas.pipelines.append(pipeline)
         if stage in self._atlas.errors:
             raise self._atlas.errors[stage]
-        return _Cursor(lambda: self._answer(stage))
+        return _Cursor(lambda: self._answer(stage, pipeline))
 
-    async def _answer(self, stage: str) -> list[Doc]:
+    async def _answer(self, stage: str, pipeline: list[Doc]) -> list[Doc]:
         scripted = self._atlas.answers.get(stage, [])
         wanted = [doc_id for doc_id, _ in scripted]
-        found = await self._inner.find({"_id": {"$in": wanted}}, {"embedding": 0}).to_list(None)
+        found = await self._inner.find({"_id": {"$in": wanted}}).to_list(None)
         by_id = {d["_id"]: d for d in found}
-        return [{**by_id[i], "_score": s} for i, s in scripted if i in by_id]
+        projection = next((s["$project"] for s in reversed(pipeline) if "$project" in s), None)
+        return [_project(by_id[i], s, projection) for i, s in scripted if i in by_id]
 
     def list_search_indexes(self) -> Any:
         self._atlas.lists += 1
@@ -110,6 +112,26 @@ class FakeAtlasCollection:
         for index in self._atlas.indexes:
             if index["name"] == name:
                 index.update(latestDefinition=definition, queryable=False)
+
+
+def _project(document: Doc, score: float, projection: Doc | None) -> Doc:
+    """A document as a ``$project`` stage leaves it: included fields, ``$meta`` as the score.
+
+    Only what the store sends is understood: inclusions (``1``), the score's ``$meta``, and
+    ``_id`` (kept unless excluded). Anything else fails the test rather than being guessed.
+    """
+    if projection is None:
+        return dict(document)
+    shaped: Doc = {"_id": document["_id"]} if projection.get("_id", 1) else {}
+    for name, value in projection.items():
+        if isinstance(value, dict) and set(value) == {"$meta"}:
+            shaped[name] = score
+        elif value == 1:
+            if name in document:
+                shaped[name] = document[name]
+        elif not (name == "_id" and value == 0):
+            raise AssertionError(f"the fake Atlas cannot project {name}: {value!r}")
+    return shaped
 
 
 class FakeAtlasDatabase:

@@ -51,7 +51,7 @@ CALLS: dict[str, Call] = {
     "list_facts": lambda s, bad: s.list_facts(FactQuery(bad)),
     "list_facts(user)": lambda s, bad: s.list_facts(FactQuery(A, user_id=bad)),
     "recent_facts": lambda s, bad: s.recent_facts(FactVisibility(bad, None, AGENT_ONLY), T0, 5),
-    "keyword_search": lambda s, bad: s.keyword_search(
+    "keyword_ranking": lambda s, bad: s.keyword_ranking(
         "x", FactVisibility(bad, None, AGENT_ONLY), 5
     ),
     "get_reflection": lambda s, bad: s.get_reflection(bad),
@@ -113,4 +113,4 @@ async def test_object_id_mode_stores_host_ids_as_object_ids_and_reads_them_back(
 async def test_search_text_must_be_a_string() -> None:
     viewer = FactVisibility(A, U1, frozenset({Scope.USER}))
     with pytest.raises(InvalidInputError):
-        await tripwire_store().keyword_search({"$ne": ""}, viewer, 5)  # type: ignore[arg-type]
+        await tripwire_store().keyword_ranking({"$ne": ""}, viewer, 5)  # type: ignore[arg-type]

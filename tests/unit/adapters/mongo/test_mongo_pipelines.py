@@ -11,6 +11,7 @@ from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.options import IdMode, SearchIndexNames
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
 from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.ports.stores import RankedFact
 from tests.unit.adapters.mongo.builders import MODEL, U1, A, axis, fact
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
@@ -67,8 +68,7 @@ VECTOR_GOLDEN: list[Doc] = [
             "filter": VISIBLE_FILTER,
         }
     },
-    {"$project": {"embedding": 0}},
-    {"$set": {"_score": {"$meta": "vectorSearchScore"}}},
+    {"$project": {"_id": 1, "_score": {"$meta": "vectorSearchScore"}}},
 ]
 SEARCH_STAGE: Doc = {
     "$search": {
@@ -82,8 +82,7 @@ SEARCH_STAGE: Doc = {
 TEXT_GOLDEN: list[Doc] = [
     SEARCH_STAGE,
     {"$limit": 10},
-    {"$project": {"embedding": 0}},
-    {"$set": {"_score": {"$meta": "searchScore"}}},
+    {"$project": {"_id": 1, "_score": {"$meta": "searchScore"}}},
 ]
 FUSION_GOLDEN: list[Doc] = [
     {
@@ -98,8 +97,7 @@ FUSION_GOLDEN: list[Doc] = [
         }
     },
     {"$limit": 10},
-    {"$project": {"embedding": 0}},
-    {"$set": {"_score": {"$meta": "score"}}},
+    {"$project": {"_id": 1, "_score": {"$meta": "score"}}},
 ]
 
 
@@ -116,6 +114,12 @@ def test_the_text_search_pipeline_filters_in_compound_and_matches_fuzzily() -> N
 def test_no_pipeline_filters_after_its_search_stage() -> None:
     for golden in (VECTOR_GOLDEN, TEXT_GOLDEN, FUSION_GOLDEN):
         assert all("$match" not in stage for stage in golden)
+
+
+def test_every_pipeline_ships_ids_and_scores_only() -> None:
+    for golden in (VECTOR_GOLDEN, TEXT_GOLDEN, FUSION_GOLDEN):
+        assert set(golden[-1]["$project"]) == {"_id", "_score"}
+        assert sum("$project" in stage for stage in golden) == 1
 
 
 @pytest.mark.parametrize(
@@ -145,10 +149,10 @@ async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -
     near = fact("near", user=U1)
     await store.add_facts([near], [axis(0)])
     atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
-    hits = await store.semantic_search(axis(0), VISIBLE, 10)
+    ranking = await store.semantic_ranking(axis(0), VISIBLE, 10)
     assert atlas.pipelines == [VECTOR_GOLDEN]
-    assert [h.fact for h in hits] == [near]
-    assert hits[0].score == pytest.approx(0.8)
+    assert [r.id for r in ranking] == [near.id]
+    assert ranking[0].score == pytest.approx(0.8)
 
 
 async def test_the_store_sends_the_golden_text_pipeline_and_keeps_search_scores() -> None:
@@ -156,9 +160,9 @@ async def test_the_store_sends_the_golden_text_pipeline_and_keeps_search_scores(
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
     atlas.answers["$search"] = [(tea.id, 2.5)]
-    hits = await store.keyword_search("green tea", VISIBLE, 10)
+    ranking = await store.keyword_ranking("green tea", VISIBLE, 10)
     assert atlas.pipelines == [TEXT_GOLDEN]
-    assert [(h.fact, h.score) for h in hits] == [(tea, 2.5)]
+    assert ranking == [RankedFact(tea.id, 2.5)]
     assert store.text_score_threshold == 1.5
 
 
@@ -167,7 +171,7 @@ async def test_hybrid_search_fuses_on_the_server_when_asked() -> None:
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
     atlas.answers["$rankFusion"] = [(tea.id, 2 / 61)]
-    hits = await store.hybrid_search("green tea", axis(0), VISIBLE, 10)
+    fused = await store.hybrid_search("green tea", axis(0), VISIBLE, 10)
     assert atlas.pipelines == [FUSION_GOLDEN]
-    assert [h.fact for h in hits] == [tea]
-    assert hits[0].score == pytest.approx(2 / 61)
+    assert [r.id for r in fused] == [tea.id]
+    assert fused[0].score == pytest.approx(2 / 61)

@@ -43,8 +43,8 @@ async def test_reads_and_writes_against_a_closed_port_are_unavailable(nowhere: C
     for call in (
         store.get_facts([FactId("fact-1")]),
         store.add_facts([fact("Alice likes tea")], [axis(0)]),
-        store.semantic_search(axis(0), viewer, 5),
-        store.keyword_search("tea", viewer, 5),
+        store.semantic_ranking(axis(0), viewer, 5),
+        store.keyword_ranking("tea", viewer, 5),
         store.recent_facts(viewer, T0, 5),
     ):
         with pytest.raises(StoreUnavailableError) as raised:

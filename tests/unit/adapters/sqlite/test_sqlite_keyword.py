@@ -15,7 +15,7 @@ from eden_memory.adapters.stores.sqlite.keyword import fts_query, query_words
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import FactHit
+from eden_memory.ports.stores import RankedFact
 
 T0 = datetime(2026, 2, 1, tzinfo=UTC)
 A = AgentId("agent")
@@ -76,8 +76,13 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
         yield opened
 
 
-def found(hits: list[FactHit]) -> list[str]:
-    return [h.fact.content for h in hits]
+async def contents(store: SqliteStore, hits: list[RankedFact]) -> list[str]:
+    return [f.content for f in await store.get_facts([h.id for h in hits])]
+
+
+async def found(store: SqliteStore, text: str) -> list[str]:
+    """The contents of the facts ``text`` finds, best first."""
+    return await contents(store, await store.keyword_ranking(text, VIEWER, 5))
 
 
 def test_every_token_is_quoted_and_operators_are_words() -> None:
@@ -89,7 +94,7 @@ def test_every_token_is_quoted_and_operators_are_words() -> None:
 
 @pytest.mark.parametrize("text", HOSTILE)
 async def test_hostile_queries_never_fail(store: SqliteStore, text: str) -> None:
-    hits = await store.keyword_search(text, VIEWER, 10)
+    hits = await store.keyword_ranking(text, VIEWER, 10)
     assert all(h.score > 0 for h in hits)
 
 
@@ -98,21 +103,21 @@ async def test_hostile_queries_never_fail(store: SqliteStore, text: str) -> None
 )
 @given(text=st.text(max_size=80))
 async def test_any_text_is_a_safe_query(store: SqliteStore, text: str) -> None:
-    await store.keyword_search(text, VIEWER, 5)
+    await store.keyword_ranking(text, VIEWER, 5)
 
 
 async def test_accents_and_case_are_folded(store: SqliteStore) -> None:
-    assert found(await store.keyword_search("CAFE crepes", VIEWER, 5)) == [CORPUS[1]]
-    assert found(await store.keyword_search("zoe tromso", VIEWER, 5)) == [CORPUS[0]]
-    assert found(await store.keyword_search("東京", VIEWER, 5)) == [CORPUS[3]]
-    assert found(await store.keyword_search("inc-4521?", VIEWER, 5)) == [CORPUS[4]]
+    assert await found(store, "CAFE crepes") == [CORPUS[1]]
+    assert await found(store, "zoe tromso") == [CORPUS[0]]
+    assert await found(store, "東京") == [CORPUS[3]]
+    assert await found(store, "inc-4521?") == [CORPUS[4]]
 
 
 async def test_scores_are_positive_larger_better_and_calibrated(store: SqliteStore) -> None:
-    hits = await store.keyword_search("kayak budget", VIEWER, 5)
-    assert found(hits) == [CORPUS[2], CORPUS[0]]
+    hits = await store.keyword_ranking("kayak budget", VIEWER, 5)
+    assert await contents(store, hits) == [CORPUS[2], CORPUS[0]]
     assert hits[0].score > hits[1].score >= store.text_score_threshold
-    common = await store.keyword_search("the team", VIEWER, 50)
+    common = await store.keyword_ranking("the team", VIEWER, 50)
     assert common
     assert all(h.score < store.text_score_threshold for h in common)
 
@@ -120,16 +125,14 @@ async def test_scores_are_positive_larger_better_and_calibrated(store: SqliteSto
 async def test_the_tokenizer_folds_the_query_as_it_folded_the_facts(tmp_path: Path) -> None:
     async with await SqliteStore.open(tmp_path / "memory.db") as store:
         await store.add_facts([fact(1, "Ada lives on the Hauptstraße")], [[1.0, 0.0]])
-        assert found(await store.keyword_search("HAUPTSTRASSE hauptstraße", VIEWER, 5)) == [
-            "Ada lives on the Hauptstraße"
-        ]
+        assert await found(store, "HAUPTSTRASSE hauptstraße") == ["Ada lives on the Hauptstraße"]
 
 
 async def test_in_a_large_index_weightless_words_are_left_out(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(keyword, "PRUNE_FROM_FACTS", 10)
-    assert found(await store.keyword_search("the kayak", VIEWER, 5)) == [CORPUS[2], CORPUS[0]]
-    assert await store.keyword_search("the team meets", VIEWER, 5) == []
+    assert await found(store, "the kayak") == [CORPUS[2], CORPUS[0]]
+    assert await store.keyword_ranking("the team meets", VIEWER, 5) == []
     monkeypatch.setattr(keyword, "PRUNE_FROM_FACTS", 1000)
-    assert len(await store.keyword_search("the team meets", VIEWER, 5)) == 5
+    assert len(await store.keyword_ranking("the team meets", VIEWER, 5)) == 5

@@ -51,11 +51,11 @@ class Pair:
     writer: SqliteStore
 
     async def ranked(self, vector: list[float]) -> list[str]:
-        return [h.fact.id for h in await self.reader.semantic_search(vector, VIEWER, 10)]
+        return [h.id for h in await self.reader.semantic_ranking(vector, VIEWER, 10)]
 
     async def scores(self, vector: list[float]) -> dict[str, float]:
-        hits = await self.reader.semantic_search(vector, VIEWER, 10)
-        return {h.fact.id: round(h.score, 5) for h in hits}
+        hits = await self.reader.semantic_ranking(vector, VIEWER, 10)
+        return {h.id: round(h.score, 5) for h in hits}
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ ops = st.lists(
 def test_a_partition_ranks_like_a_plain_scan(
     ops: list[tuple[str, list[float] | None]], query: list[float]
 ) -> None:
-    part = Partition(4, 0, [], np.zeros((0, 4), dtype=np.float32))
+    part = Partition(0, [], np.zeros((0, 4), dtype=np.float32))
     model: dict[str, np.ndarray] = {}
     for name, vector in ops:
         if vector is None:
@@ -155,7 +155,7 @@ async def test_vectors_with_nan_or_infinity_are_refused(pair: Pair) -> None:
         await pair.writer.add_facts([fact("a")], [[1e39, 0.0, 0.0]])
     await pair.writer.add_facts([fact("a")], [X])
     with pytest.raises(InvalidInputError):
-        await pair.reader.semantic_search([float("inf"), 0.0, 0.0], VIEWER, 3)
+        await pair.reader.semantic_ranking([float("inf"), 0.0, 0.0], VIEWER, 3)
 
 
 async def test_a_fact_moved_to_another_scope_moves_in_the_index(pair: Pair) -> None:
@@ -163,8 +163,8 @@ async def test_a_fact_moved_to_another_scope_moves_in_the_index(pair: Pair) -> N
     await pair.writer.add_facts([mine], [X])
     other_user = FactVisibility(A, UserId("someone-else"), VIEWER.scopes)
     assert await pair.ranked(X) == ["mine"]
-    assert await pair.reader.semantic_search(X, other_user, 5) == []
+    assert await pair.reader.semantic_ranking(X, other_user, 5) == []
     await pair.writer.update_fact(mine.evolve(scope=Scope.AGENT, user_id=None), None, 1)
     assert await pair.ranked(X) == ["mine"]
-    assert [h.fact.id for h in await pair.reader.semantic_search(X, other_user, 5)] == ["mine"]
+    assert [h.id for h in await pair.reader.semantic_ranking(X, other_user, 5)] == ["mine"]
     assert await pair.reader.count_facts(mine.key) == 0

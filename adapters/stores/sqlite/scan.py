@@ -1,0 +1,148 @@
+"""How the in-memory vectors are held and scored: single precision, or half with a bound.
+
+A scan over 100k vectors of 384 floats reads 150 MB; on these CPUs reading memory, not
+arithmetic, sets its pace. ``HalfScan`` keeps the vectors as float16 (half the bytes, half
+the memory) and scores them with SimSIMD's kernels, which widen to float32 before they
+multiply and add. Its scores are then *approximate*, off by at most ``error(dim)`` from the
+float32 cosine, and the index uses that bound to stay exact: everything scoring within twice
+the bound of the k-th best is re-scored in float32 from the file (``vector_index``).
+
+Bound on ``|approx - exact|`` for unit vectors ``q`` and ``v`` of dimension ``d``: rounding
+to float16 moves each component by at most ``2^-11`` of itself (normal numbers) or ``2^-25``
+(subnormal), so by Cauchy-Schwarz each of ``q`` and ``v`` contributes at most
+``2^-11 + sqrt(d) * 2^-25`` times the other's norm (at most ``1 + 2^-11``). A kernel that
+multiplies in half precision adds ``2^-11`` per unit of ``sum |q_i v_i|`` (at most ~1) plus
+``2^-25`` per product; summing ``d`` products in float32 adds at most ``d * 2^-24`` of
+``sum |q_i v_i|``. A kernel that *adds* in half precision would break the bound, so one is
+only used after ``sound()`` has shown it keeps float32 accuracy on sums built to expose that.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from importlib import import_module
+from types import ModuleType
+from typing import Literal, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from eden_memory.domain.errors import ConfigurationError, MissingExtraError
+
+Matrix = npt.NDArray[np.float32]
+Rows = npt.NDArray[np.float32] | npt.NDArray[np.float16]
+Precision = Literal["auto", "half", "single"]
+
+_HALF_ULP = 2.0**-11  # float16 relative rounding error
+_HALF_SUBNORMAL = 2.0**-25  # float16 absolute rounding error below its normal range
+_SINGLE_ULP = 2.0**-24
+_THREADS = max(1, min(os.cpu_count() or 1, 4))
+
+
+class VectorScan(Protocol):
+    """Scores unit-length rows against a unit-length query."""
+
+    dtype: type[np.floating]  # how the rows are held
+
+    def scores(self, rows: Rows, query: Matrix) -> Matrix: ...
+
+    def error(self, dim: int) -> float:
+        """The most a score can differ from the float32 cosine (0: it is the cosine)."""
+        ...
+
+
+class SingleScan:
+    """float32 rows and BLAS: the scores are the cosines."""
+
+    dtype: type[np.floating] = np.float32
+
+    def scores(self, rows: Rows, query: Matrix) -> Matrix:
+        out: Matrix = rows @ query
+        return out
+
+    def error(self, dim: int) -> float:
+        return 0.0
+
+
+class HalfScan:
+    """float16 rows scored by SimSIMD: half the memory read, a bounded error."""
+
+    dtype: type[np.floating] = np.float16
+
+    def __init__(self, simd: ModuleType) -> None:
+        self._simd = simd
+
+    def scores(self, rows: Rows, query: Matrix) -> Matrix:
+        got = self._simd.cdist(
+            query.astype(np.float16)[None, :],
+            rows,
+            metric="dot",
+            threads=_THREADS,
+            out_dtype="float32",
+        )
+        out: Matrix = np.asarray(got, dtype=np.float32)[0]
+        return out
+
+    def error(self, dim: int) -> float:
+        rounding = _HALF_ULP + math.sqrt(dim) * _HALF_SUBNORMAL
+        inputs = 2 * rounding * (1 + _HALF_ULP)
+        products = (_HALF_ULP + dim * _HALF_SUBNORMAL) * (1 + _HALF_ULP) ** 2
+        sums = dim * _SINGLE_ULP * (1 + _HALF_ULP) ** 2 * 1.01
+        # The float32 cosine the candidates are re-scored with has its own rounding.
+        return inputs + products + sums + dim * _SINGLE_ULP
+
+
+def sound(scan: VectorScan) -> bool:
+    """Whether the kernel keeps float32 accuracy on sums a half-precision adder gets wrong.
+
+    The inputs are exact in float16 and their products exact in float32, so a kernel that
+    widens before it adds is off by float32 rounding alone, while one that adds in float16
+    loses ~1e-3 on long sums, and drops tiny terms after a large one altogether.
+    """
+    dim = 1024
+    rng = np.random.default_rng(20260601)
+    rows = rng.uniform(-1, 1, (8, dim)).astype(np.float16)
+    rows[0, 0], rows[0, 1:] = 1.0, 2.0**-6  # 1 + 1023 * 2^-12: each term below float16's step
+    for query in rows:
+        got = scan.scores(rows.astype(scan.dtype), query.astype(np.float32)).astype(np.float64)
+        exact = rows.astype(np.float64) @ query.astype(np.float64)
+        allowed = dim * _SINGLE_ULP * (np.abs(rows.astype(np.float64)) @ np.abs(query)) + 1e-12
+        if got.shape != exact.shape or not (np.abs(got - exact) <= allowed).all():
+            return False
+    return True
+
+
+def half_scan() -> HalfScan | None:
+    """SimSIMD's float16 scan; None when it is not installed or fails ``sound``."""
+    try:
+        return _checked_half_scan()
+    except ConfigurationError:
+        return None
+
+
+def _checked_half_scan() -> HalfScan:
+    try:
+        simd = import_module("simsimd")
+    except ImportError:
+        raise MissingExtraError("half-precision vectors", "embedded", "simsimd") from None
+    scan = HalfScan(simd)
+    try:
+        ok = sound(scan)
+    except Exception as exc:  # an unusable build
+        raise ConfigurationError(f"simsimd's float16 kernel failed: {exc}") from exc
+    if not ok:
+        raise ConfigurationError(
+            "simsimd's float16 kernel adds in half precision on this CPU: "
+            "use vector_precision='single'"
+        )
+    return scan
+
+
+def choose(precision: Precision) -> VectorScan:
+    """``auto``: half precision when available and sound, single otherwise."""
+    if precision == "single":
+        return SingleScan()
+    if precision == "half":
+        return _checked_half_scan()
+    return half_scan() or SingleScan()

@@ -1,0 +1,139 @@
+"""Half-precision vector scans: the error bound holds, unsound kernels are refused, and the
+store's rankings equal an exact float32 scan's even where float16 cannot tell rows apart."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eden_memory.adapters.stores.sqlite import SqliteStore, scan
+from eden_memory.adapters.stores.sqlite.scan import HalfScan, SingleScan, choose, sound
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import ConfigurationError, MissingExtraError
+from eden_memory.domain.ids import AgentId
+from eden_memory.domain.scopes import FactVisibility, Scope
+from tests.unit.adapters.sqlite.test_sqlite_vector_index import fact
+
+A = AgentId("agent")
+VIEWER = FactVisibility(A, None, frozenset({Scope.AGENT}))
+
+
+def half() -> HalfScan:
+    found = scan.half_scan()
+    assert found is not None, "simsimd is a dev dependency: its scan must load and be sound"
+    return found
+
+
+def unit(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return (matrix / np.where(norms > 0, norms, 1)).astype(np.float32)
+
+
+def test_auto_picks_half_precision_where_simsimd_is_installed() -> None:
+    assert isinstance(choose("auto"), HalfScan)
+    assert isinstance(choose("single"), SingleScan)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dim=st.sampled_from([2, 3, 8, 384, 1536, 3072]),
+    seed=st.integers(0, 2**32 - 1),
+    spread=st.sampled_from([1.0, 1e-3, 1e-6]),
+)
+def test_half_scores_stay_within_the_bound(dim: int, seed: int, spread: float) -> None:
+    rng = np.random.default_rng(seed)
+    # Rows near one direction (spread small) or anywhere; components of every magnitude.
+    base = rng.standard_normal(dim)
+    rows = unit(base + spread * rng.standard_normal((64, dim)) * rng.uniform(0, 3, (64, dim)))
+    query = unit(base + rng.standard_normal(dim))
+    exact = rows.astype(np.float64) @ query.astype(np.float64)
+    kernel = half()
+    approx = kernel.scores(rows.astype(np.float16), query).astype(np.float64)
+    assert np.abs(approx - exact).max() <= kernel.error(dim)
+
+
+def test_a_kernel_that_adds_in_half_precision_is_refused() -> None:
+    class HalfAdder:
+        dtype = np.float16
+
+        def scores(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+            total = np.zeros(len(rows), dtype=np.float16)
+            for j in range(rows.shape[1]):
+                total = (total + rows[:, j] * np.float16(query[j])).astype(np.float16)
+            return total.astype(np.float32)
+
+        def error(self, dim: int) -> float:
+            return 0.0
+
+    assert not sound(HalfAdder())
+    assert sound(SingleScan())
+    assert sound(half())
+
+
+def test_asking_for_half_precision_without_simsimd_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = importlib.import_module
+
+    def without_simsimd(name: str, package: str | None = None) -> object:
+        if name == "simsimd":
+            raise ImportError(name)
+        return real(name, package)
+
+    monkeypatch.setattr(scan, "import_module", without_simsimd)
+    with pytest.raises(MissingExtraError, match="simsimd"):
+        choose("half")
+    assert isinstance(choose("auto"), SingleScan)
+
+
+def test_an_unsound_kernel_is_a_configuration_error_when_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(scan, "sound", lambda kernel: False)
+    with pytest.raises(ConfigurationError, match="single"):
+        choose("half")
+    assert isinstance(choose("auto"), SingleScan)
+
+
+SPACE16 = EmbeddingSpace("m", 16)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    count=st.integers(1, 120),
+    limit=st.integers(1, 30),
+    gap=st.sampled_from([1e-2, 1e-4, 1e-6, 0.0]),
+)
+async def test_half_precision_ranks_exactly_like_single_precision(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, count: int, limit: int, gap: float
+) -> None:
+    """Near-ties float16 cannot separate (gap far below its step) must still come out in
+    float32 order, with float32 scores."""
+    rng = np.random.default_rng(seed)
+    base = rng.standard_normal(16)
+    vectors = base + gap * rng.standard_normal((count, 16))
+    vectors[: count // 3] = rng.standard_normal((count // 3, 16))  # some far away
+    query = (base + 0.1 * rng.standard_normal(16)).tolist()
+    path = tmp_path_factory.mktemp("scan") / "memory.db"
+    async with (
+        await SqliteStore.open(path, vector_precision="half") as halved,
+        await SqliteStore.open(path, vector_precision="single") as single,
+    ):
+        await halved.add_facts(
+            [fact(f"f{n}", None, SPACE16) for n in range(count)], vectors.tolist()
+        )
+        got = await halved.semantic_ranking(query, VIEWER, limit)
+        every = await single.semantic_ranking(query, VIEWER, count)
+    # The best ``limit`` float32 scores, each reported for a fact that has it (among tied
+    # facts, either may come first), every fact once.
+    assert [r.score for r in got] == pytest.approx([r.score for r in every[:limit]], abs=1e-6)
+    true = {r.id: r.score for r in every}
+    assert [true[r.id] for r in got] == pytest.approx([r.score for r in got], abs=1e-6)
+    assert len({r.id for r in got}) == len(got)
