@@ -114,6 +114,34 @@ def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
 
+async def measure(
+    memory: MemoryService,
+    conv: Conversation,
+    texts: list[str],
+    qvecs: np.ndarray,
+    matrix: np.ndarray,
+) -> tuple[list[float], list[float]]:
+    """search_facts and the numpy floor, in alternating blocks of the same queries."""
+    search_ms: list[float] = []
+    floor_ms: list[float] = []
+    # Blocks, so drift on a shared machine hits both alike. Not alternating query by query:
+    # BLAS's worker threads spin for a while after each product, and a search started right
+    # then shares its cores with them (see docs/benchmarks.md).
+    for at in range(0, len(texts), BLOCK):
+        block = list(zip(texts[at : at + BLOCK], qvecs[at : at + BLOCK], strict=True))
+        for _, vec in block:
+            started = time.perf_counter()
+            scores = matrix @ vec
+            np.argpartition(-scores, 20)[:20]
+            floor_ms.append((time.perf_counter() - started) * 1000)
+        for text, _ in block:
+            started = time.perf_counter()
+            await memory.search_facts(conv, [text])
+            search_ms.append((time.perf_counter() - started) * 1000)
+    await memory.wait_for_background()
+    return search_ms, floor_ms
+
+
 async def bench_size(n: int, queries: int, folder: Path, precision: Precision) -> None:
     rng, nrng = random.Random(n), np.random.default_rng(n)
     matrix = unit_rows(nrng, n)
@@ -132,28 +160,23 @@ async def bench_size(n: int, queries: int, folder: Path, precision: Precision) -
     memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
     conv = memory.conversation(AGENT, "bench-session", ["u0"])
     await memory.search_facts(conv, [texts[0]])  # loads the vector partitions once
-    search_ms, floor_ms = [], []
-    # Alternating blocks of the same queries, so drift on a shared machine hits both alike.
-    # Not interleaved query by query: BLAS's worker threads spin for a while after each
-    # product, and a search started right then shares its cores with them (a host that runs
-    # BLAS just before every search would see that; see docs/benchmarks.md).
-    for at in range(0, queries, BLOCK):
-        block = list(zip(texts[at : at + BLOCK], qvecs[at : at + BLOCK], strict=True))
-        for _, vec in block:
-            started = time.perf_counter()
-            scores = matrix @ vec
-            np.argpartition(-scores, 20)[:20]
-            floor_ms.append((time.perf_counter() - started) * 1000)
-        for text, _ in block:
-            started = time.perf_counter()
-            await memory.search_facts(conv, [text])
-            search_ms.append((time.perf_counter() - started) * 1000)
-    await memory.wait_for_background()
+    search_ms, floor_ms = await measure(memory, conv, texts, qvecs, matrix)
     s50, f50 = statistics.median(search_ms), statistics.median(floor_ms)
     print(
         f"{n:>7} facts | ingest {rate:8.0f} facts/s | search_facts p50 {s50:6.2f} ms "
         f"p95 {pct(search_ms, 95):6.2f} ms | numpy floor p50 {f50:5.2f} ms | "
         f"ratio {s50 / f50:4.2f}x (target <= 1.5x at 100k)"
+    )
+    # One agent and one user hold every fact so far, so keyword search skips its visibility
+    # filter (every indexed fact is visible). One fact of another user turns the filter on.
+    other = facts(1, rng)[0].evolve(id=FactId("other-user-fact"), user_id=UserId("u1"))
+    await store.add_facts([other], [unit_rows(nrng, 1)[0].tolist()])
+    search_ms, floor_ms = await measure(memory, conv, texts, qvecs, matrix)
+    s50, f50 = statistics.median(search_ms), statistics.median(floor_ms)
+    print(
+        f"        + one fact of another user (keyword visibility filter on): search_facts "
+        f"p50 {s50:6.2f} ms p95 {pct(search_ms, 95):6.2f} ms | numpy floor p50 {f50:5.2f} ms "
+        f"| ratio {s50 / f50:4.2f}x"
     )
     if n <= 10_000:
         await bench_context(memory, store, conv, n)

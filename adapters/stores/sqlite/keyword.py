@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from eden_memory.adapters.stores.sqlite.codec import placeholders
+from eden_memory.adapters.stores.sqlite.codec import KeyCols, placeholders
+from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.fact_reads import partition_filter, visible_partitions
+from eden_memory.adapters.stores.sqlite.revisions import fact_seqs
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.ports.stores import RankedFact
@@ -69,28 +71,51 @@ def informative(conn: sqlite3.Connection, words: list[str]) -> list[str]:
     return [word for word in words if folded[word] not in common]
 
 
+def sees_every_fact(conn: sqlite3.Connection, parts: list[KeyCols]) -> bool:
+    """Whether ``parts`` are all the partitions that have ever held facts.
+
+    Then every fact in the keyword index is visible, and the filter, which reads the key
+    columns of every match (a third of the query's time), can be left out. This is the
+    usual embedded store: one agent, one user. ``revisions`` keeps the count exact or over,
+    never under, so a store with anyone else's facts always takes the filtered path.
+    """
+    row = conn.execute("SELECT value FROM counters WHERE name = 'fact_partitions'").fetchone()
+    held = sum(1 for seq in fact_seqs(conn, parts).values() if seq > 0)
+    return row is not None and int(row[0]) == held
+
+
 def keyword_ranking(
     conn: sqlite3.Connection, text: str, visibility: FactVisibility, limit: int
 ) -> list[RankedFact]:
     parts = visible_partitions(visibility)
     if not parts or limit <= 0:
         return []
-    query = fts_query(informative(conn, query_words(text)))
-    if query is None:
-        return []
-    where, params = partition_filter(parts, "f")
-    # The index holds active facts only (its triggers drop a fact when it is retired), so the
-    # join reads just the short key columns of each match, for the visibility filter.
-    sql = (
-        "SELECT f.id, -bm25(facts_fts) AS score "
-        "FROM facts_fts JOIN facts f ON f.pk = facts_fts.rowid "
-        f"WHERE facts_fts MATCH ? AND {where} "
-        "ORDER BY score DESC, f.pk DESC LIMIT ?"
-    )
-    try:
-        rows = conn.execute(sql, (query, *params, limit)).fetchall()
-    except sqlite3.OperationalError as exc:
-        if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
-            return []  # a query the sanitiser let through must not fail a search
-        raise
+    with transaction(conn, write=False):  # the check and the query see one snapshot
+        query = fts_query(informative(conn, query_words(text)))
+        if query is None:
+            return []
+        if sees_every_fact(conn, parts):
+            sql = (
+                "SELECT f.id, m.score FROM (SELECT rowid AS pk, -bm25(facts_fts) AS score "
+                "FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC, pk DESC LIMIT ?"
+                ") m JOIN facts f ON f.pk = m.pk ORDER BY m.score DESC, m.pk DESC"
+            )
+            params: list[object] = [query, limit]
+        else:
+            # The index holds active facts only (its triggers drop a fact when it is
+            # retired): the join reads just the key columns of each match, to filter.
+            where, keys = partition_filter(parts, "f")
+            sql = (
+                "SELECT f.id, -bm25(facts_fts) AS score "
+                "FROM facts_fts JOIN facts f ON f.pk = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND {where} "
+                "ORDER BY score DESC, f.pk DESC LIMIT ?"
+            )
+            params = [query, *keys, limit]
+        try:
+            rows = conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
+                return []  # a query the sanitiser let through must not fail a search
+            raise
     return [RankedFact(FactId(fact_id), float(score)) for fact_id, score in rows]

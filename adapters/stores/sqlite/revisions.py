@@ -9,6 +9,9 @@ committing, so a counter moves in the same transaction as the change it announce
   tombstone of every fact removed from a partition; ``scope_state.fact_seq`` is the last
   stamp of the partition. A vector index that synced a partition up to stamp s fetches
   exactly the rows and tombstones stamped after s, whoever wrote them.
+* ``counters.fact_partitions`` counts the agent and user keys whose ``fact_seq`` is set:
+  every partition that has ever held a fact (and perhaps a few more, never fewer). When a
+  viewer's partitions are all of them, every indexed fact is visible to it (``keyword``).
 """
 
 from __future__ import annotations
@@ -65,6 +68,14 @@ class Changes:
         fact_seq = self._seq or 0
         if self._tombstoned:
             _prune_tombstones(self._conn, fact_seq - TOMBSTONES_KEPT)
+        if fact_seq:
+            fact_keys = [key for key in self._keys if key[1] != "session"]
+            new = sum(1 for seq in fact_seqs(self._conn, fact_keys).values() if seq == 0)
+            if new:
+                self._conn.execute(
+                    "UPDATE counters SET value = value + ? WHERE name = 'fact_partitions'",
+                    (new,),
+                )
         self._conn.executemany(
             "INSERT INTO scope_state (agent_id, scope, owner, revision, fact_seq) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (agent_id, scope, owner) DO UPDATE SET "

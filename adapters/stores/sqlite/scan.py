@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from importlib import import_module
 from types import ModuleType
 from typing import Literal, Protocol
@@ -66,19 +67,31 @@ class SingleScan:
 
 
 class HalfScan:
-    """float16 rows scored by SimSIMD: half the memory read, a bounded error."""
+    """float16 rows scored by SimSIMD: half the memory read, a bounded error.
+
+    SimSIMD spreads a scan over the cores with OpenMP. A thread that started an OpenMP pool
+    and then forks deadlocks in the child if it asks that pool for threads again (the pool's
+    workers were not copied); ``_after_fork_in_child`` makes such a thread scan alone. Other
+    threads of the child start pools of their own, which works; the store scans on its own
+    worker thread, so a forked child that opens a store scans on all its cores.
+    """
 
     dtype: type[np.floating] = np.float16
 
-    def __init__(self, simd: ModuleType) -> None:
+    def __init__(self, simd: ModuleType, threads: int = _THREADS) -> None:
         self._simd = simd
+        self._threads = threads
 
     def scores(self, rows: Rows, query: Matrix) -> Matrix:
+        me = threading.get_ident()
+        threads = 1 if me == _OPENMP.orphaned else self._threads
+        if threads > 1:
+            _OPENMP.started_on.add(me)
         got = self._simd.cdist(
             query.astype(np.float16)[None, :],
             rows,
             metric="dot",
-            threads=_THREADS,
+            threads=threads,
             out_dtype="float32",
         )
         out: Matrix = np.asarray(got, dtype=np.float32)[0]
@@ -91,6 +104,24 @@ class HalfScan:
         sums = dim * _SINGLE_ULP * (1 + _HALF_ULP) ** 2 * 1.01
         # The float32 cosine the candidates are re-scored with has its own rounding.
         return inputs + products + sums + dim * _SINGLE_ULP
+
+
+class _OpenMPState:
+    def __init__(self) -> None:
+        self.started_on: set[int] = set()  # threads that have run a multi-threaded scan
+        self.orphaned: int | None = None  # in a forked child: the forking thread, if one
+
+
+_OPENMP = _OpenMPState()
+
+
+def _after_fork_in_child() -> None:
+    me = threading.get_ident()
+    _OPENMP.orphaned = me if me in _OPENMP.started_on else None
+    _OPENMP.started_on = set()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def sound(scan: VectorScan) -> bool:

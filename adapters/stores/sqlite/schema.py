@@ -15,11 +15,22 @@ from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 Migration = Callable[[sqlite3.Connection], None]
-# MIGRATIONS[v] upgrades a version-v file to v + 1. Version 1 is the first layout: none yet.
-MIGRATIONS: Mapping[int, Migration] = {}
+
+
+def _count_fact_partitions(conn: sqlite3.Connection) -> None:
+    """Version 2 counts the partitions that have held facts (see ``revisions``)."""
+    conn.execute(
+        "INSERT INTO counters SELECT 'fact_partitions', COUNT(*) FROM scope_state "
+        "WHERE fact_seq > 0 AND scope != 'session'"
+    )
+
+
+# MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
+# upgraded like any other.
+MIGRATIONS: Mapping[int, Migration] = {1: _count_fact_partitions}
 
 
 def prepare(conn: sqlite3.Connection) -> None:

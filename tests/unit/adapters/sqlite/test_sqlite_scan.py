@@ -4,6 +4,9 @@ store's rankings equal an exact float32 scan's even where float16 cannot tell ro
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -137,3 +140,60 @@ async def test_half_precision_ranks_exactly_like_single_precision(
     true = {r.id: r.score for r in every}
     assert [true[r.id] for r in got] == pytest.approx([r.score for r in got], abs=1e-6)
     assert len({r.id for r in got}) == len(got)
+
+
+FORK_AFTER_SEARCH = """
+import asyncio, os, sys
+import numpy as np
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from tests.unit.adapters.sqlite.test_sqlite_scan import SPACE16, VIEWER, fact
+
+query = [1.0] * 16
+
+async def search(path, fill=False):
+    async with await SqliteStore.open(path, vector_precision="half") as store:
+        if fill:
+            vectors = np.random.default_rng(1).standard_normal((20000, 16)).tolist()
+            facts = [fact(f"f{n}", None, SPACE16) for n in range(20000)]
+            await store.add_facts(facts, vectors)
+        return len(await store.semantic_ranking(query, VIEWER, 5))
+
+path = sys.argv[1]
+assert asyncio.run(search(path, fill=True)) == 5  # the parent's scan starts its threads
+child = os.fork()
+if child == 0:
+    os._exit(0 if asyncio.run(search(path)) == 5 else 1)
+_, status = os.waitpid(child, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+FORK_AFTER_SCAN = """
+import os, sys
+import numpy as np
+from eden_memory.adapters.stores.sqlite.scan import half_scan
+
+scan = half_scan()
+rows = np.random.default_rng(1).standard_normal((5000, 384)).astype(np.float16)
+query = np.ones(384, dtype=np.float32) / np.sqrt(384)
+scan.scores(rows, query)  # this thread starts OpenMP's pool
+child = os.fork()
+if child == 0:
+    os._exit(0 if len(scan.scores(rows, query)) == 5000 else 1)
+_, status = os.waitpid(child, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.parametrize("script", [FORK_AFTER_SEARCH, FORK_AFTER_SCAN], ids=["store", "scan"])
+def test_a_process_forked_after_a_search_can_search(tmp_path: Path, script: str) -> None:
+    """A thread that started OpenMP's pool, forked, and asked it for threads would hang."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "memory.db")],
+        cwd=Path(__file__).resolve().parents[4],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
