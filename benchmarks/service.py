@@ -120,7 +120,7 @@ async def measure(
     texts: list[str],
     qvecs: np.ndarray,
     matrix: np.ndarray,
-) -> tuple[list[float], list[float]]:
+) -> str:
     """search_facts and the numpy floor, in alternating blocks of the same queries."""
     search_ms: list[float] = []
     floor_ms: list[float] = []
@@ -139,7 +139,11 @@ async def measure(
             await memory.search_facts(conv, [text])
             search_ms.append((time.perf_counter() - started) * 1000)
     await memory.wait_for_background()
-    return search_ms, floor_ms
+    s50, f50 = statistics.median(search_ms), statistics.median(floor_ms)
+    return (
+        f"search_facts p50 {s50:6.2f} ms p95 {pct(search_ms, 95):6.2f} ms | "
+        f"numpy floor p50 {f50:5.2f} ms | ratio {s50 / f50:4.2f}x"
+    )
 
 
 async def bench_size(n: int, queries: int, folder: Path, precision: Precision) -> None:
@@ -160,24 +164,14 @@ async def bench_size(n: int, queries: int, folder: Path, precision: Precision) -
     memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
     conv = memory.conversation(AGENT, "bench-session", ["u0"])
     await memory.search_facts(conv, [texts[0]])  # loads the vector partitions once
-    search_ms, floor_ms = await measure(memory, conv, texts, qvecs, matrix)
-    s50, f50 = statistics.median(search_ms), statistics.median(floor_ms)
-    print(
-        f"{n:>7} facts | ingest {rate:8.0f} facts/s | search_facts p50 {s50:6.2f} ms "
-        f"p95 {pct(search_ms, 95):6.2f} ms | numpy floor p50 {f50:5.2f} ms | "
-        f"ratio {s50 / f50:4.2f}x (target <= 1.5x at 100k)"
-    )
+    latency = await measure(memory, conv, texts, qvecs, matrix)
+    print(f"{n:>7} facts | ingest {rate:8.0f} facts/s | {latency} (target <= 1.5x at 100k)")
     # One agent and one user hold every fact so far, so keyword search skips its visibility
     # filter (every indexed fact is visible). One fact of another user turns the filter on.
     other = facts(1, rng)[0].evolve(id=FactId("other-user-fact"), user_id=UserId("u1"))
     await store.add_facts([other], [unit_rows(nrng, 1)[0].tolist()])
-    search_ms, floor_ms = await measure(memory, conv, texts, qvecs, matrix)
-    s50, f50 = statistics.median(search_ms), statistics.median(floor_ms)
-    print(
-        f"        + one fact of another user (keyword visibility filter on): search_facts "
-        f"p50 {s50:6.2f} ms p95 {pct(search_ms, 95):6.2f} ms | numpy floor p50 {f50:5.2f} ms "
-        f"| ratio {s50 / f50:4.2f}x"
-    )
+    latency = await measure(memory, conv, texts, qvecs, matrix)
+    print(f"        + one fact of another user (keyword visibility filter on): {latency}")
     if n <= 10_000:
         await bench_context(memory, store, conv, n)
     elif local_model_available():
