@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactStore, RankedFact
-
-
-@dataclass(frozen=True)
-class FactHit:
-    """A fact found by a retriever, with the retriever's score."""
-
-    fact: Fact
-    score: float
+from eden_memory.ports.stores import FactStore
 
 
 async def visible_facts(
@@ -33,11 +24,3 @@ async def visible_facts(
     return {
         f.id: f for f in found if f.is_active and visibility.admits(f.agent_id, f.scope, f.user_id)
     }
-
-
-async def ranked_hits(
-    store: FactStore, ranked: Sequence[RankedFact], visibility: FactVisibility
-) -> list[FactHit]:
-    """The facts behind a ranking, in its order (see ``visible_facts``)."""
-    facts = await visible_facts(store, [r.id for r in ranked], visibility)
-    return [FactHit(facts[r.id], r.score) for r in ranked if r.id in facts]

@@ -31,7 +31,6 @@ from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.demo.script import AGENT_ID, SESSIONS, DemoSession, lookup_model
-from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
@@ -75,16 +74,7 @@ async def play(folder: Path, embedder: Embedder) -> list[Formed]:
             clock.set(at)
             conv = memory.conversation(AGENT, session.session_id, session.users)
             await memory.start_session(conv)
-            messages = [
-                Message(
-                    id=f"{session.session_id}-{i}",
-                    role=Role(role),
-                    text=text,
-                    sent_at=at + timedelta(minutes=i),
-                    author_id=author,
-                )
-                for i, (role, author, text) in enumerate(session.turns)
-            ]
+            messages = session.messages(session.session_id, at)
             await memory.record_messages(conv, messages, background=False)
             llm.seconds = 0.0
             start = time.perf_counter()

@@ -15,7 +15,7 @@ from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.demo.script import AGENT_ID, QUERIES, SESSIONS, DemoSession, lookup_model
-from eden_memory.domain.models import FactStatus, Message, Role
+from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.factory import build_embedder, open_memory
 
@@ -66,17 +66,7 @@ async def _play(
 ) -> FormationReport | None:
     conv = memory.conversation(AGENT, session_id, session.users)
     await memory.start_session(conv)
-    messages = [
-        Message(
-            id=f"{session_id}-{i}",
-            role=Role(role),
-            text=text,
-            sent_at=at + timedelta(minutes=i),
-            author_id=author,
-        )
-        for i, (role, author, text) in enumerate(session.turns)
-    ]
-    await memory.record_messages(conv, messages, background=False)
+    await memory.record_messages(conv, session.messages(session_id, at), background=False)
     return await memory.end_session(conv)
 
 

@@ -4,8 +4,10 @@ a corrected fact. The lookup tables are what the offline model "finds" in each m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from eden_memory.demo.lookup_model import LookupModel
+from eden_memory.domain.models import Message, Role
 
 AGENT_ID = "aurora-planner"
 
@@ -16,6 +18,19 @@ class DemoSession:
     session_id: str
     users: tuple[str, ...]
     turns: tuple[tuple[str, str, str], ...]  # (role, author, text)
+
+    def messages(self, session_id: str, at: datetime) -> list[Message]:
+        """The turns as messages of ``session_id``, a minute apart from ``at``."""
+        return [
+            Message(
+                id=f"{session_id}-{i}",
+                role=Role(role),
+                text=text,
+                sent_at=at + timedelta(minutes=i),
+                author_id=author,
+            )
+            for i, (role, author, text) in enumerate(self.turns)
+        ]
 
 
 SESSIONS = (

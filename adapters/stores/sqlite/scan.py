@@ -27,12 +27,10 @@ from types import ModuleType
 from typing import Literal, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
+from eden_memory.adapters.stores.sqlite.partition import Matrix, Rows
 from eden_memory.domain.errors import ConfigurationError, MissingExtraError
 
-Matrix = npt.NDArray[np.float32]
-Rows = npt.NDArray[np.float32] | npt.NDArray[np.float16]
 Precision = Literal["auto", "half", "single"]
 
 _HALF_ULP = 2.0**-11  # float16 relative rounding error
@@ -135,10 +133,11 @@ def sound(scan: VectorScan) -> bool:
     rng = np.random.default_rng(20260601)
     rows = rng.uniform(-1, 1, (8, dim)).astype(np.float16)
     rows[0, 0], rows[0, 1:] = 1.0, 2.0**-6  # 1 + 1023 * 2^-12: each term below float16's step
-    for query in rows:
-        got = scan.scores(rows.astype(scan.dtype), query.astype(np.float32)).astype(np.float64)
-        exact = rows.astype(np.float64) @ query.astype(np.float64)
-        allowed = dim * _SINGLE_ULP * (np.abs(rows.astype(np.float64)) @ np.abs(query)) + 1e-12
+    held, wide = rows.astype(scan.dtype), rows.astype(np.float64)
+    for query in wide:
+        got = scan.scores(held, query.astype(np.float32)).astype(np.float64)
+        exact = wide @ query
+        allowed = dim * _SINGLE_ULP * (np.abs(wide) @ np.abs(query)) + 1e-12
         if got.shape != exact.shape or not (np.abs(got - exact) <= allowed).all():
             return False
     return True

@@ -95,10 +95,14 @@ class VectorIndex:
 def _exact_scores(conn: sqlite3.Connection, ids: list[str], query: Matrix) -> Matrix:
     """float32 cosines of these facts' stored vectors with ``query`` (a unit vector)."""
     blobs = dict(rows_by_ids(conn, "SELECT id, vector FROM facts WHERE id IN ({ids})", ids))
-    flat = np.frombuffer(b"".join(blobs[i] for i in ids), dtype=np.float32)
-    rows = unit_rows(flat.reshape(len(ids), len(query)).copy())
-    scores: Matrix = rows @ query
+    scores: Matrix = _unit_rows_of([blobs[i] for i in ids], len(query)) @ query
     return scores
+
+
+def _unit_rows_of(blobs: Sequence[bytes], dim: int) -> Matrix:
+    """Stored vector blobs as a new float32 matrix of unit rows."""
+    flat = np.frombuffer(b"".join(blobs), dtype=np.float32)
+    return unit_rows(flat.reshape(len(blobs), dim).copy())
 
 
 def _load(
@@ -119,8 +123,7 @@ def _load(
     blocks: list[Rows] = [np.zeros((0, space.dimension), dtype=dtype)]
     while rows := cursor.fetchmany(_LOAD_BLOCK):
         ids.extend(row[0] for row in rows)
-        flat = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
-        block = unit_rows(flat.reshape(len(rows), space.dimension).copy())
+        block = _unit_rows_of([row[1] for row in rows], space.dimension)
         blocks.append(block.astype(dtype, copy=False))
     return Partition(seq, ids, cast(Rows, np.concatenate(blocks)))
 

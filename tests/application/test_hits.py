@@ -1,0 +1,26 @@
+"""Reading the facts behind a ranking: what changed since the ranking is left out."""
+
+from __future__ import annotations
+
+from eden_memory.application.hits import visible_facts
+from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.testing import InMemoryStore
+from tests.unit.adapters.test_memory_store import T0, fact
+
+ALICE = FactVisibility(AgentId("agent-a"), UserId("alice"), frozenset({Scope.AGENT, Scope.USER}))
+
+
+async def test_retired_deleted_and_moved_facts_are_left_out() -> None:
+    store = InMemoryStore()
+    kept, retired, deleted = fact("kept", 1), fact("retired", 2), fact("deleted", 3)
+    moved = fact("alice's, then bob's", 4).evolve(scope=Scope.USER, user_id=UserId("alice"))
+    await store.add_facts([kept, retired, deleted, moved], [[1.0, 0.0]] * 4)
+    ranked = [kept.id, retired.id, deleted.id, moved.id, FactId("never-stored")]
+    # Writes that land between the ranking and the read:
+    await store.update_fact(retired.retired(T0, "contradicted", kept.id), None, 1)
+    await store.delete_facts([deleted.id])
+    await store.update_fact(moved.evolve(user_id=UserId("bob")), None, 1)
+    assert await visible_facts(store, ranked, ALICE) == {kept.id: kept}
+    assert await visible_facts(store, [kept.id, kept.id], ALICE) == {kept.id: kept}
+    assert await visible_facts(store, [], ALICE) == {}
