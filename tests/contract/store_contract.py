@@ -23,6 +23,7 @@ Vectors have ``embedding_dimension`` (8) components unless the subclass sets ano
 from tests.contract.store.claims import ClaimContract
 from tests.contract.store.fact_changes import FactChangeContract
 from tests.contract.store.facts import FactContract
+from tests.contract.store.keyword_changes import KeywordChangeContract
 from tests.contract.store.reflections import ConsolidationContract, ReflectionContract
 from tests.contract.store.revisions import RevisionContract
 from tests.contract.store.search import SearchContract
@@ -34,6 +35,7 @@ from tests.contract.store.world import StoreFactory, StoreFixtures
 class StoreContract(
     FactContract,
     FactChangeContract,
+    KeywordChangeContract,
     SearchContract,
     ReflectionContract,
     ConsolidationContract,

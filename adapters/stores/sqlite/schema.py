@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping
 
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
+from eden_memory.adapters.stores.sqlite.keyword_index import replace_update_triggers
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -30,7 +31,10 @@ def _count_fact_partitions(conn: sqlite3.Connection) -> None:
 
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
-MIGRATIONS: Mapping[int, Migration] = {1: _count_fact_partitions}
+MIGRATIONS: Mapping[int, Migration] = {
+    1: _count_fact_partitions,
+    2: replace_update_triggers,  # and mends a keyword index damaged by the old ones
+}
 
 
 def prepare(conn: sqlite3.Connection) -> None:
