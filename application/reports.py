@@ -54,6 +54,7 @@ class FormationReport:
     session_id: str
     trigger: str
     messages: int = 0
+    resumed_plan: bool = False  # carried out the plan an interrupted formation saved
     facts_extracted: int = 0
     facts_rejected: list[Rejected] = field(default_factory=list)
     exact_duplicates: int = 0

@@ -247,14 +247,24 @@ class SessionStore(Protocol):
         order) for one worker; an expired claim's messages can be taken again.
 
         Succeeds only when no unexpired claim exists and at least ``min_messages`` are pending;
-        of any number of concurrent callers, at most one gets a claim.
+        of any number of concurrent callers, at most one gets a claim. The claim carries the
+        plan saved on the session by an earlier claim that did not complete (``save_plan``).
+        """
+        ...
+
+    async def save_plan(self, claim: Claim, plan: str) -> None:
+        """Keep a formation's plan on its session, replacing any earlier one, until a
+        ``complete_claim`` of the session clears it; releasing or losing the claim keeps it.
+
+        Raises ``ConflictError`` when the claim is no longer the session's current one.
         """
         ...
 
     async def complete_claim(
         self, claim: Claim, reflections: Sequence[Reflection], now: datetime
     ) -> None:
-        """Finish a formation: buffer its reflections and mark its messages formed, together.
+        """Finish a formation: buffer its reflections, mark its messages formed and clear the
+        session's saved plan, together.
 
         Raises ``ConflictError`` when the claim is no longer the session's current one (it
         expired and another worker took the messages, or it was released).

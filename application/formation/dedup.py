@@ -4,10 +4,9 @@ Budget: one embedding call for all new facts, their candidate searches concurren
 most one decision call (none when no fact has a candidate), and one more embedding call
 only when the plan rewrote some texts (merged updates).
 
-Re-forming the same messages after a failure converges: a fact gets an id derived from its
-scope key, its text and its source messages, so a fact written by an interrupted attempt is
-recognised (not dropped as an exact duplicate) and its pending update or retirement is
-planned again.
+Planning makes every model call and read; writing makes none. A fact gets an id derived
+from its scope key, its text, its session and its source messages, so writing the same plan
+twice writes each fact once (see ``journal`` for how a retry carries out a saved plan).
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 
 from eden_memory.application.calls import ModelRouter, embed
 from eden_memory.application.formation.extraction import SourcedFact
+from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.formation.writes import PlanExecutor
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.prompts.dedup import dedup_prompt
@@ -30,6 +30,7 @@ from eden_memory.domain.dedup import (
     DedupAction,
     DedupDecision,
     DedupPlan,
+    RetireFact,
     UpdateFact,
     drop_exact_duplicates,
     needs_decision,
@@ -47,24 +48,14 @@ from eden_memory.ports.stores import FactStore
 
 
 def derived_fact_id(source: SourcedFact, scopes: ActiveScopes) -> FactId:
-    """The same fact from the same messages in the same scope always gets the same id."""
+    """The same fact from the same messages of the same session always gets the same id.
+
+    The session is part of it because hosts may number messages per session ("m1").
+    """
     owner = scopes.user_id if source.fact.scope is Scope.USER else ""
     parts = [scopes.agent_id, source.fact.scope.value, owner or "", source.fact.hash]
-    parts += sorted(m.id for m in source.messages)
+    parts += [scopes.session_id, *sorted(source.message_ids)]
     return FactId(hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32])
-
-
-@dataclass(frozen=True)
-class PlannedFacts:
-    plan: DedupPlan
-    kept: list[SourcedFact]
-    ids: list[FactId]
-    vectors: list[list[float]]
-
-    def texts(self) -> list[str]:
-        """What the facts will say once written (for the reflection prompt)."""
-        ops = self.plan.operations
-        return [op.content for op in ops if isinstance(op, AddFact | UpdateFact)]
 
 
 @dataclass
@@ -81,9 +72,10 @@ class FactWriter:
         """Every read and model call of dedup, and no write: the writes come later, together."""
         kept = await self._not_known(extracted, scopes, report)
         if not kept:
-            return PlannedFacts(DedupPlan((), ()), [], [], [])
+            return PlannedFacts.nothing()
+        ids = [derived_fact_id(s, scopes) for s in kept]
         vectors = await embed(self.embedder, [s.fact.content for s in kept], report.usage)
-        candidates = await self._candidates(kept, vectors, scopes)
+        candidates, versions = await self._candidates(vectors, scopes, set(ids))
         decisions = await self._decide(kept, candidates, report)
         plan = plan_fact_operations(
             [s.fact for s in kept], candidates, decisions, self.settings.facts.max_words
@@ -91,7 +83,19 @@ class FactWriter:
         report.overrides.extend(plan.overrides)
         for action in DedupAction:
             report.decisions[action.value] = plan.count(action)
-        return PlannedFacts(plan, kept, [derived_fact_id(s, scopes) for s in kept], vectors)
+        rewritten = _rewritten_texts(plan, kept)
+        fresh = await embed(self.embedder, rewritten, report.usage)
+        targets = {
+            op.target_id for op in plan.operations if isinstance(op, UpdateFact | RetireFact)
+        }
+        return PlannedFacts(
+            plan,
+            kept,
+            ids,
+            vectors,
+            {i: v for i, v in versions.items() if i in targets},
+            dict(zip(rewritten, fresh, strict=True)),
+        )
 
     async def write(
         self, planned: PlannedFacts, scopes: ActiveScopes, report: FormationReport
@@ -100,46 +104,46 @@ class FactWriter:
         if not planned.kept:
             return []
         executor = PlanExecutor(self.store, self.embedder, self.clock, scopes, report)
-        return await executor.execute(planned.plan, planned.kept, planned.ids, planned.vectors)
+        return await executor.execute(planned)
 
     async def _not_known(
         self, extracted: Sequence[SourcedFact], scopes: ActiveScopes, report: FormationReport
     ) -> list[SourcedFact]:
-        """Drop exact duplicates of stored facts, except those an interrupted attempt wrote."""
+        """Drop exact duplicates of stored facts, and facts these messages already formed."""
         ids = [derived_fact_id(s, scopes) for s in extracted]
-        ours = {f.id for f in await self.store.get_facts(ids)}
-        resumed = {
-            (s.fact.scope, s.fact.hash) for s, i in zip(extracted, ids, strict=True) if i in ours
-        }
-        known = await self.store.known_hashes(scopes.agent_id, scopes.user_id) - resumed
-        kept_facts, dropped = drop_exact_duplicates([s.fact for s in extracted], known)
-        report.exact_duplicates = len(dropped)
-        first = {(s.fact.scope, s.fact.hash): s for s in reversed(extracted)}
+        formed = {f.id for f in await self.store.get_facts(ids)}
+        fresh = [s for s, i in zip(extracted, ids, strict=True) if i not in formed]
+        known = await self.store.known_hashes(scopes.agent_id, scopes.user_id)
+        kept_facts, dropped = drop_exact_duplicates([s.fact for s in fresh], known)
+        report.exact_duplicates = len(dropped) + len(extracted) - len(fresh)
+        first = {(s.fact.scope, s.fact.hash): s for s in reversed(fresh)}
         return [first[(f.scope, f.hash)] for f in kept_facts]
 
     async def _candidates(
-        self, kept: Sequence[SourcedFact], vectors: list[list[float]], scopes: ActiveScopes
-    ) -> list[tuple[Candidate, ...]]:
+        self, vectors: list[list[float]], scopes: ActiveScopes, batch: set[FactId]
+    ) -> tuple[list[tuple[Candidate, ...]], dict[FactId, int]]:
+        """Each fact's candidates, and the version of every fact offered as one."""
         if not self.settings.dedup.enabled:
-            return [() for _ in vectors]
+            return [() for _ in vectors], {}
         limit = self.settings.dedup.candidates_per_fact
         rankings = await asyncio.gather(
-            *(self.store.semantic_ranking(v, scopes.visibility, limit + 1) for v in vectors)
+            *(self.store.semantic_ranking(v, scopes.visibility, limit) for v in vectors)
         )
         ids = [r.id for ranking in rankings for r in ranking]
         facts = await visible_facts(self.store, ids, scopes.visibility)
-        return [
+        candidates = [
             select_candidates(
                 [
                     Candidate(r.id, facts[r.id].content, facts[r.id].scope, r.score)
                     for r in ranking
-                    # A resumed fact finds itself; it is no candidate for its own dedup.
-                    if r.id in facts and facts[r.id].content_hash != source.fact.hash
+                    # Never a fact of this very batch: only what was known before it.
+                    if r.id in facts and r.id not in batch
                 ],
                 self.settings.dedup,
             )
-            for source, ranking in zip(kept, rankings, strict=True)
+            for ranking in rankings
         ]
+        return candidates, {i: f.version for i, f in facts.items()}
 
     async def _decide(
         self,
@@ -160,3 +164,13 @@ class FactWriter:
             DedupDecision(d.fact, DedupAction(d.action), d.target_id, d.text, d.reason)
             for d in answer.decisions
         ]
+
+
+def _rewritten_texts(plan: DedupPlan, kept: Sequence[SourcedFact]) -> list[str]:
+    """Texts the plan writes that differ from the facts as said: they need their own vector."""
+    texts = [
+        op.content
+        for op in plan.operations
+        if isinstance(op, AddFact | UpdateFact) and op.content != kept[op.fact_index].fact.content
+    ]
+    return list(dict.fromkeys(texts))

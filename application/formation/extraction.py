@@ -13,6 +13,7 @@ from eden_memory.application.reports import Rejected, Usage
 from eden_memory.application.schemas import ExtractedFacts, ExtractedReflections
 from eden_memory.domain.dedup import NewFact
 from eden_memory.domain.errors import InvalidMemoryTextError
+from eden_memory.domain.ids import MessageId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
 from eden_memory.domain.scopes import ActiveScopes, Scope
@@ -22,14 +23,15 @@ from eden_memory.domain.text import single_line
 
 @dataclass(frozen=True)
 class SourcedFact:
-    """A new fact with the messages it came from (for provenance and its conversation time)."""
+    """A new fact with the messages it came from (provenance) and when they were said."""
 
     fact: NewFact
-    messages: tuple[Message, ...]
+    message_ids: tuple[MessageId, ...]
+    said_at: datetime
 
-    @property
-    def said_at(self) -> datetime:
-        return max(m.sent_at for m in self.messages)
+    @classmethod
+    def of(cls, fact: NewFact, messages: Sequence[Message]) -> SourcedFact:
+        return cls(fact, tuple(m.id for m in messages), max(m.sent_at for m in messages))
 
 
 @dataclass
@@ -65,7 +67,7 @@ async def extract_facts(
             out.rejected.append(Rejected(item.content, str(error)))
             continue
         sources = tuple(messages[i - 1] for i in item.source_messages if 1 <= i <= len(messages))
-        out.facts.append(SourcedFact(NewFact(content, scope), sources or tuple(messages)))
+        out.facts.append(SourcedFact.of(NewFact(content, scope), sources or messages))
     return out
 
 

@@ -4,13 +4,16 @@
 → 6 consolidation (scopes in parallel) → 7 cache invalidation.
 
 Steps 1–5 are one unit: if any fails, the claim is released and the same messages are
-formed again later (exact duplicates of facts already written are dropped by hash). Step 6
-failing leaves the buffer as it was, to be consolidated by a later formation.
+formed again later. Every model call and read comes first; the plan of the fact writes is
+then saved on the session (``journal``), so a retry carries out that plan rather than
+deciding again over a store the failed attempt had already changed. Step 6 failing leaves
+the buffer as it was, to be consolidated by a later formation.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -19,19 +22,22 @@ from enum import StrEnum
 
 from eden_memory.application.calls import ModelRouter, timed
 from eden_memory.application.consolidation import Consolidator
-from eden_memory.application.formation.dedup import FactWriter, PlannedFacts
+from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
+from eden_memory.application.formation.journal import FormationJournal
+from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.reports import FormationReport
-from eden_memory.domain.dedup import DedupPlan
 from eden_memory.domain.ids import ReflectionId
 from eden_memory.domain.model_choice import ModelRole
-from eden_memory.domain.models import Claim, Reflection
+from eden_memory.domain.models import Claim, Message, Reflection
 from eden_memory.domain.scopes import ActiveScopes, ScopeKey, resolve_scopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import MemoryStore
+
+log = logging.getLogger("eden_memory.formation")
 
 
 class Trigger(StrEnum):
@@ -92,10 +98,21 @@ class Formation:
         scopes = resolve_scopes(self.settings.enabled, state.agent_config, state.identity)
         role = ModelRole.REFLECTION_PREMIUM if state.premium else ModelRole.REFLECTION_FREE
         writer = FactWriter(self.store, self.embedder, self.models, self.clock, self.settings)
-        planned = await self._plan_facts(writer, claim, scopes, report)
-        reflections = await self._reflections(claim, scopes, role, planned.texts(), report)
+        saved = self._saved_plan(claim)
+        if saved is not None:  # an interrupted formation's plan: finish it before anything else
+            report.resumed_plan = True
+            async with timed(report.stage_seconds, "fact_writes"):
+                await writer.write(saved.planned(), scopes, report)
+        covered = set(saved.message_ids) if saved is not None else set()
+        fresh = [m for m in claim.messages if m.id not in covered]
+        planned = await self._plan_facts(writer, claim, fresh, scopes, report)
+        formed = (saved.planned().texts() if saved is not None else []) + planned.texts()
+        reflections = await self._reflections(claim, scopes, role, formed, report)
         # Every read and model call is done: only writes remain, so a model or read failure
-        # can never leave a formation half written.
+        # can never leave a formation half written, and a failed write is finished by a retry.
+        if planned.kept:
+            every = tuple(dict.fromkeys([*covered, *(m.id for m in claim.messages)]))
+            await self.store.save_plan(claim, FormationJournal.of(planned, every).model_dump_json())
         async with timed(report.stage_seconds, "fact_writes"):
             await writer.write(planned, scopes, report)
         async with timed(report.stage_seconds, "buffer"):
@@ -108,15 +125,33 @@ class Formation:
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
 
+    def _saved_plan(self, claim: Claim) -> FormationJournal | None:
+        if claim.plan is None:
+            return None
+        try:
+            return FormationJournal.model_validate_json(claim.plan)
+        except ValueError as error:  # written by another release, or damaged: decide afresh
+            log.warning(
+                "a saved formation plan of session %s was unreadable: %s",
+                claim.session.session_id,
+                error,
+            )
+            return None
+
     async def _plan_facts(
-        self, writer: FactWriter, claim: Claim, scopes: ActiveScopes, report: FormationReport
+        self,
+        writer: FactWriter,
+        claim: Claim,
+        messages: Sequence[Message],
+        scopes: ActiveScopes,
+        report: FormationReport,
     ) -> PlannedFacts:
-        if not scopes.fact_scopes:
-            return PlannedFacts(DedupPlan((), ()), [], [], [])
+        if not scopes.fact_scopes or not messages:
+            return PlannedFacts.nothing()
         async with timed(report.stage_seconds, "fact_extraction"):
             extracted = await extract_facts(
                 self.models,
-                claim.messages,
+                messages,
                 scopes,
                 self.settings,
                 claim.session.memory_instructions,

@@ -1,28 +1,28 @@
 """Carrying out a dedup plan: adds first, then updates, then retirements.
 
 The replacement of a retired fact is stored before the old one is retired, so no failure
-leaves the store with neither. A lost compare-and-set (someone edited the fact meanwhile)
-keeps the new fact as an ADD instead, and says so in the report.
+leaves the store with neither. Every step can be carried out twice: adds by derived id, a
+merge recognised by the new fact it records (``Fact.merged``), a retirement by the status.
+A merge target that changed after the plan was made (someone edited it) keeps the new fact
+as an ADD instead, and the report says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from eden_memory.application.calls import embed
 from eden_memory.application.formation.extraction import SourcedFact
+from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.reports import FormationReport
 from eden_memory.domain.dedup import (
     AddFact,
     DedupAction,
-    DedupPlan,
     Override,
     RetireFact,
     UpdateFact,
 )
 from eden_memory.domain.errors import ConflictError
-from eden_memory.domain.ids import FactId, MessageId
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.ports.clock import Clock
@@ -38,32 +38,17 @@ class PlanExecutor:
     scopes: ActiveScopes
     report: FormationReport
 
-    async def execute(
-        self,
-        plan: DedupPlan,
-        kept: Sequence[SourcedFact],
-        ids: Sequence[FactId],
-        vectors: Sequence[list[float]],
-    ) -> list[Fact]:
-        ops = plan.operations
+    async def execute(self, planned: PlannedFacts) -> list[Fact]:
+        """Carry out ``planned``; carrying it out again (a retry) changes nothing more."""
+        ops, kept, ids = planned.plan.operations, planned.kept, planned.ids
         adds = [op for op in ops if isinstance(op, AddFact)]
         updates = [op for op in ops if isinstance(op, UpdateFact)]
         retires = [op for op in ops if isinstance(op, RetireFact)]
-        originals = {i: s.fact.content for i, s in enumerate(kept)}
-        rewritten = [op.content for op in adds if op.content != originals[op.fact_index]]
-        rewritten += [op.content for op in updates]
-        fresh = dict(
-            zip(rewritten, await embed(self.embedder, rewritten, self.report.usage), strict=True)
-        )
-
-        def vector_of(op: AddFact) -> list[float]:
-            same = op.content == originals[op.fact_index]
-            return vectors[op.fact_index] if same else fresh[op.content]
-
         new = [
             self._fact(ids[op.fact_index], op.content, op.scope, kept[op.fact_index]) for op in adds
         ]
-        stored = await self.store.add_facts(new, [vector_of(op) for op in adds])
+        vectors = [planned.vector_of(op.fact_index, op.content) for op in adds]
+        stored = await self.store.add_facts(new, vectors)
         self.report.facts_added.extend(
             s.id for s, n in zip(stored, new, strict=True) if s.id == n.id
         )
@@ -72,40 +57,52 @@ class PlanExecutor:
         current = {f.id: f for f in await self.store.get_facts(targets)}
         formed = list(stored)
         for up in updates:
-            formed.append(
-                await self._update(
-                    up, current.get(up.target_id), fresh[up.content], kept, ids, vectors
-                )
-            )
+            formed.append(await self._update(up, current.get(up.target_id), planned))
         for op in retires:
             await self._retire(op, current.get(op.target_id), successor.get(op.fact_index))
         return formed
 
-    async def _update(
-        self,
-        op: UpdateFact,
-        target: Fact | None,
-        vector: list[float],
-        kept: Sequence[SourcedFact],
-        ids: Sequence[FactId],
-        vectors: Sequence[list[float]],
-    ) -> Fact:
+    async def _update(self, op: UpdateFact, target: Fact | None, planned: PlannedFacts) -> Fact:
+        new_id = planned.ids[op.fact_index]
+        planned_version = planned.versions[op.target_id]
         try:
-            if target is None:
-                raise ConflictError(f"fact {op.target_id} is gone")
-            revised = target.revised(op.content, self.clock.now(), op.reason)
-            updated = await self.store.update_fact(revised, vector, target.version)
+            if target is not None and target.merged(planned_version, new_id):
+                merged = target  # an earlier attempt of this plan did it
+            else:
+                merged = await self._merge(op, target, planned, new_id, planned_version)
         except ConflictError as error:
             # Someone changed or removed it meanwhile: keep the new fact as it was said.
-            source = kept[op.fact_index]
-            fact = self._fact(ids[op.fact_index], source.fact.content, source.fact.scope, source)
-            # The vector of the sentence as said was computed with the other new facts.
-            [stored] = await self.store.add_facts([fact], [vectors[op.fact_index]])
+            source = planned.kept[op.fact_index]
+            fact = self._fact(new_id, source.fact.content, source.fact.scope, source)
+            [stored] = await self.store.add_facts([fact], [planned.vectors[op.fact_index]])
             self.report.overrides.append(Override(op.fact_index, None, DedupAction.ADD, str(error)))
             self.report.facts_added.append(stored.id)
             return stored
-        self.report.facts_updated.append(updated.id)
-        return updated
+        self.report.facts_updated.append(merged.id)
+        return merged
+
+    async def _merge(
+        self,
+        op: UpdateFact,
+        target: Fact | None,
+        planned: PlannedFacts,
+        new_id: FactId,
+        planned_version: int,
+    ) -> Fact:
+        if target is None:
+            raise ConflictError(f"fact {op.target_id} is gone")
+        if target.version != planned_version:
+            raise ConflictError(f"fact {op.target_id} changed after the merge was decided")
+        revised = target.revised(op.content, self.clock.now(), op.reason, merged_from=new_id)
+        vector = planned.vector_of(op.fact_index, op.content)
+        try:
+            return await self.store.update_fact(revised, vector, planned_version)
+        except ConflictError:
+            # Lost a race: to another worker carrying out this same plan, or to an edit.
+            for again in await self.store.get_facts([op.target_id]):
+                if again.merged(planned_version, new_id):
+                    return again
+            raise
 
     async def _retire(self, op: RetireFact, target: Fact | None, successor: FactId | None) -> None:
         if target is None or not target.is_active:
@@ -130,7 +127,7 @@ class PlanExecutor:
             agent_id=self.scopes.agent_id,
             user_id=self.scopes.user_id if scope is Scope.USER else None,
             source_session_id=self.scopes.session_id,
-            source_message_ids=tuple(MessageId(m.id) for m in source.messages),
+            source_message_ids=source.message_ids,
             formed_at=source.said_at,
             created_at=now,
             updated_at=now,

@@ -27,6 +27,9 @@ class FactRevision(Record):
     content: str
     replaced_at: UtcTime
     reason: str = ""
+    # The new fact merged in by formation, if it was a merge: lets a retried formation see
+    # that its merge is already done.
+    merged_from: FactId | None = None
 
 
 class Fact(Record):
@@ -76,10 +79,16 @@ class Fact(Record):
     def is_active(self) -> bool:
         return self.status is FactStatus.ACTIVE
 
-    def revised(self, content: str, now: datetime, reason: str = "") -> Fact:
+    def revised(
+        self, content: str, now: datetime, reason: str = "", merged_from: FactId | None = None
+    ) -> Fact:
         """The fact with new content; the old content goes to its history."""
         old = FactRevision(
-            version=self.version, content=self.content, replaced_at=now, reason=reason
+            version=self.version,
+            content=self.content,
+            replaced_at=now,
+            reason=reason,
+            merged_from=merged_from,
         )
         return self.evolve(
             content=content,
@@ -88,6 +97,10 @@ class Fact(Record):
             history=(*self.history, old),
             updated_at=now,
         )
+
+    def merged(self, version: int, new_fact: FactId) -> bool:
+        """Whether the update from ``version`` merged ``new_fact`` into this fact."""
+        return any(r.version == version and r.merged_from == new_fact for r in self.history)
 
     def retired(self, now: datetime, reason: str, superseded_by: FactId | None) -> Fact:
         return self.evolve(

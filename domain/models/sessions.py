@@ -60,3 +60,6 @@ class Claim(Record):
     messages: tuple[Message, ...]
     claimed_at: UtcTime
     expires_at: UtcTime
+    # The plan an interrupted formation of this session saved before its first write
+    # (opaque to the store): a retry carries it out instead of deciding again.
+    plan: str | None = None

@@ -74,23 +74,24 @@ class SessionTable(StateHolder):
             messages=tuple(m.message for m in taken),
             claimed_at=now,
             expires_at=expires,
+            plan=entry.plan,
         )
+
+    async def save_plan(self, claim: Claim, plan: str) -> None:
+        await self._turn()
+        self._require(claim).plan = plan
 
     async def complete_claim(
         self, claim: Claim, reflections: Sequence[Reflection], now: datetime
     ) -> None:
         await self._turn()
-        entry = self._held(claim)
-        if entry is None:
-            raise ConflictError(
-                f"claim {claim.claim_id!r} was lost: it expired and another worker took "
-                "the messages, or it was released"
-            )
+        entry = self._require(claim)
         for message in entry.messages.values():
             if message.claim_id == claim.claim_id:
                 message.formed = True
                 message.claim_id = None
         self._state.buffer(reflections)
+        entry.plan = None
         done = entry.state.evolve(last_formed_at=now, claim_id=None, claim_expires_at=None)
         entry.state = entry.with_pending_counts(done)
 
@@ -103,6 +104,15 @@ class SessionTable(StateHolder):
             if message.claim_id == claim.claim_id:
                 message.claim_id = None
         entry.state = entry.state.evolve(claim_id=None, claim_expires_at=None)
+
+    def _require(self, claim: Claim) -> StoredSession:
+        entry = self._held(claim)
+        if entry is None:
+            raise ConflictError(
+                f"claim {claim.claim_id!r} was lost: it expired and another worker took "
+                "the messages, or it was released"
+            )
+        return entry
 
     def _held(self, claim: Claim) -> StoredSession | None:
         """The claim's session, if this claim is still the one on it."""

@@ -35,6 +35,7 @@ class StoredMessage:
 class StoredSession:
     state: SessionState
     messages: dict[MessageId, StoredMessage] = field(default_factory=dict)
+    plan: str | None = None  # saved by a formation until its claim completes
 
     def pending(self) -> list[StoredMessage]:
         """Unformed messages, oldest first (claimed ones included: they are not formed yet)."""

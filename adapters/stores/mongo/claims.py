@@ -74,6 +74,7 @@ class ClaimMethods(ReflectionMethods):
             messages=tuple(message_from_document(d) for d in pending),
             claimed_at=now,
             expires_at=expires,
+            plan=state.get("formation_plan"),
         )
         if not pending or len(pending) < min_messages:
             await self.release_claim(result)
@@ -105,6 +106,7 @@ class ClaimMethods(ReflectionMethods):
             await self.ctx.messages.update_many(query, done, session=session, retry=False)
             update = time_update("last_formed_at", now)
             update["$set"].update(claim_id=None, claim_expires_at=None)
+            update["$unset"] = {"formation_plan": ""}
             tokens = sum(float(d.get("weighted_tokens", 0.0)) for d in formed)
             update["$inc"] = {"pending_messages": -len(formed), "pending_tokens": -tokens}
             matched, _ = await self.ctx.sessions.update_one(
@@ -114,6 +116,16 @@ class ClaimMethods(ReflectionMethods):
                 raise ConflictError(f"claim {claim.claim_id} expired and was taken over")
 
         await self.ctx.atomically(work, "complete_claim")
+
+    async def save_plan(self, claim: Claim, plan: str) -> None:
+        state = claim.session
+        ours = {
+            **session_filter(self.ctx.ids, state.agent_id, state.session_id),
+            "claim_id": claim.claim_id,
+        }
+        matched, _ = await self.ctx.sessions.update_one(ours, {"$set": {"formation_plan": plan}})
+        if not matched:
+            raise ConflictError(f"claim {claim.claim_id} expired and was taken over")
 
     async def release_claim(self, claim: Claim) -> None:
         ids = self.ctx.ids

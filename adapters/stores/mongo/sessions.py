@@ -31,6 +31,10 @@ from eden_memory.ports.stores import PendingMessage, SessionProfile
 LEAST_RECENT_FIRST = [("last_activity_at", 1), (f"{MICROS}.last_activity_at", 1), ("_id", 1)]
 
 
+# A saved formation plan (``claims.save_plan``) is read only by the claim that carries it out.
+WITHOUT_PLAN = {"formation_plan": 0}
+
+
 class SessionMethods:
     ctx: MongoContext
 
@@ -65,7 +69,9 @@ class SessionMethods:
         return session_from_document(document, ids)
 
     async def get_session(self, agent_id: AgentId, session_id: SessionId) -> SessionState | None:
-        found = await self.ctx.sessions.find_one(session_filter(self.ctx.ids, agent_id, session_id))
+        found = await self.ctx.sessions.find_one(
+            session_filter(self.ctx.ids, agent_id, session_id), WITHOUT_PLAN
+        )
         return None if found is None else session_from_document(found, self.ctx.ids)
 
     async def end_session(
@@ -84,7 +90,9 @@ class SessionMethods:
             "last_activity_at": {"$lte": bson_time(idle_before)},
             "pending_messages": {"$gte": min_messages},
         }
-        found = await self.ctx.sessions.find(query, sort=LEAST_RECENT_FIRST, limit=limit)
+        found = await self.ctx.sessions.find(
+            query, WITHOUT_PLAN, sort=LEAST_RECENT_FIRST, limit=limit
+        )
         states = [session_from_document(d, self.ctx.ids) for d in found]
         return [
             s
@@ -98,7 +106,7 @@ class SessionMethods:
             "agent_id": ids.owner(agent_id, "agent_id"),
             "user_ids": ids.owner(user_id, "user_id"),
         }
-        found = await self.ctx.sessions.find(query, sort=[("_id", 1)])
+        found = await self.ctx.sessions.find(query, WITHOUT_PLAN, sort=[("_id", 1)])
         return [session_from_document(d, ids) for d in found]
 
     async def delete_session(self, agent_id: AgentId, session_id: SessionId) -> int:

@@ -56,10 +56,26 @@ def claim_messages(
         ).fetchall()
         messages = tuple(Message.model_validate_json(row[2]) for row in sorted(rows))
         claimed = read_state(conn, *ids)
+        (plan,) = conn.execute(f"SELECT formation_plan FROM sessions WHERE {_KEY}", ids).fetchone()
     assert claimed is not None
     return Claim(
-        claim_id=claim_id, session=claimed, messages=messages, claimed_at=now, expires_at=expires
+        claim_id=claim_id,
+        session=claimed,
+        messages=messages,
+        claimed_at=now,
+        expires_at=expires,
+        plan=plan,
     )
+
+
+def save_plan(conn: sqlite3.Connection, claim: Claim, plan: str) -> None:
+    with transaction(conn, write=True):
+        saved = conn.execute(
+            f"UPDATE sessions SET formation_plan = ? WHERE {_KEY} AND claim_id = ?",
+            (plan, claim.session.agent_id, claim.session.session_id, claim.claim_id),
+        )
+        if saved.rowcount != 1:
+            _require_claim(conn, claim)
 
 
 def complete_claim(
@@ -74,8 +90,8 @@ def complete_claim(
         )
         insert_reflections(conn, changes, reflections)
         conn.execute(
-            "UPDATE sessions SET claim_id = NULL, claim_expires_us = NULL, last_formed_us = ? "
-            f"WHERE {_KEY} AND claim_id = ?",
+            "UPDATE sessions SET claim_id = NULL, claim_expires_us = NULL, last_formed_us = ?, "
+            f"formation_plan = NULL WHERE {_KEY} AND claim_id = ?",
             (to_us(now), *ids, claim.claim_id),
         )
         recount_pending(conn, *ids)

@@ -16,7 +16,7 @@ from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
 from eden_memory.adapters.stores.sqlite.keyword_index import replace_update_triggers
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -29,11 +29,19 @@ def _count_fact_partitions(conn: sqlite3.Connection) -> None:
     )
 
 
+def _add_formation_plans(conn: sqlite3.Connection) -> None:
+    """Version 4 keeps a formation's plan on its session until the claim completes."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
+    if "formation_plan" not in columns:
+        conn.execute("ALTER TABLE sessions ADD COLUMN formation_plan TEXT")
+
+
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
 MIGRATIONS: Mapping[int, Migration] = {
     1: _count_fact_partitions,
     2: replace_update_triggers,  # and mends a keyword index damaged by the old ones
+    3: _add_formation_plans,
 }
 
 

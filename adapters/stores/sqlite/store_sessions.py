@@ -37,6 +37,9 @@ class SessionMethods(StoreBase):
             )
         )
 
+    async def save_plan(self, claim: Claim, plan: str) -> None:
+        await self._writer.run(lambda c: claims.save_plan(c, claim, plan))
+
     async def complete_claim(
         self, claim: Claim, reflections: Sequence[Reflection], now: datetime
     ) -> None:

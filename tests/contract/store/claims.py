@@ -109,3 +109,39 @@ class ClaimContract(StoreFixtures):
         assert state is not None
         assert state.pending_messages == 1
         assert claimed(await claim(store, "worker-2")) == ["msg-5"]
+
+    async def test_a_saved_plan_outlives_a_released_or_expired_claim_until_completion(
+        self, store: MemoryStore
+    ) -> None:
+        await store.record_messages(profile(), messages(1, 4), T0)
+        first = await claim(store, "worker-1")
+        assert first is not None
+        assert first.plan is None
+        await store.save_plan(first, "plan one")
+        await store.release_claim(first)
+        second = await claim(store, "worker-2")
+        assert second is not None
+        assert second.plan == "plan one"
+        await store.save_plan(second, "plan two")  # a later plan replaces the earlier one
+        third = await claim(store, "worker-3", at=timedelta(seconds=TTL + 1))  # expired
+        assert third is not None
+        assert third.plan == "plan two"
+        assert (await store.get_session(A, S1)) is not None
+        await store.complete_claim(third, [], T0 + timedelta(seconds=TTL + 2))
+        await store.record_messages(profile(), messages(5, 8), T0 + timedelta(seconds=TTL + 3))
+        fourth = await claim(store, "worker-4", at=timedelta(seconds=TTL + 4))
+        assert fourth is not None
+        assert fourth.plan is None
+
+    async def test_a_lost_claim_cannot_save_a_plan(self, store: MemoryStore) -> None:
+        await store.record_messages(profile(), messages(1, 4), T0)
+        lost = await claim(store, "worker-1")
+        assert lost is not None
+        taker = await claim(store, "worker-2", at=timedelta(seconds=TTL + 1))
+        assert taker is not None
+        with pytest.raises(ConflictError):
+            await store.save_plan(lost, "stale plan")
+        await store.release_claim(taker)
+        again = await claim(store, "worker-3", at=timedelta(seconds=TTL + 2))
+        assert again is not None
+        assert again.plan is None

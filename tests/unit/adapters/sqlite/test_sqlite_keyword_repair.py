@@ -56,6 +56,7 @@ async def version_2_file(path: Path, *, edit: bool) -> None:
     with sqlite3.connect(path) as raw:
         raw.execute("DROP TRIGGER facts_fts_update")
         raw.executescript(OLD_TRIGGERS)
+        raw.execute("ALTER TABLE sessions DROP COLUMN formation_plan")  # added by version 4
         raw.execute("PRAGMA user_version = 2")
         if edit:
             raw.execute(
