@@ -14,7 +14,9 @@ to float16 moves each component by at most ``2^-11`` of itself (normal numbers) 
 multiplies in half precision adds ``2^-11`` per unit of ``sum |q_i v_i|`` (at most ~1) plus
 ``2^-25`` per product; summing ``d`` products in float32 adds at most ``d * 2^-24`` of
 ``sum |q_i v_i|``. A kernel that *adds* in half precision would break the bound, so one is
-only used after ``sound()`` has shown it keeps float32 accuracy on sums built to expose that.
+only used after ``sound()`` has shown it keeps float32 accuracy on sums built to expose that;
+SimSIMD's AVX512-FP16 and SVE kernels do add in half, and ``half_kernels`` switches them off
+(for the whole process) so that the next kernel down, which widens, is used.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from eden_memory.adapters.stores.sqlite.half_kernels import switch_to_sound
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Rows
 from eden_memory.domain.errors import ConfigurationError, MissingExtraError
 
@@ -144,7 +147,7 @@ def sound(scan: VectorScan) -> bool:
 
 
 def half_scan() -> HalfScan | None:
-    """SimSIMD's float16 scan; None when it is not installed or fails ``sound``."""
+    """SimSIMD's float16 scan; None when it is not installed or no kernel passes ``sound``."""
     try:
         return _checked_half_scan()
     except ConfigurationError:
@@ -158,13 +161,13 @@ def _checked_half_scan() -> HalfScan:
         raise MissingExtraError("half-precision vectors", "embedded", "simsimd") from None
     scan = HalfScan(simd)
     try:
-        ok = sound(scan)
+        off = switch_to_sound(simd, lambda: sound(scan))
     except Exception as exc:  # an unusable build
         raise ConfigurationError(f"simsimd's float16 kernel failed: {exc}") from exc
-    if not ok:
+    if off is None:
         raise ConfigurationError(
-            "simsimd's float16 kernel adds in half precision on this CPU: "
-            "use vector_precision='single'"
+            "simsimd's float16 kernel adds in half precision on this CPU, even with its "
+            "AVX512-FP16 and SVE kernels switched off: use vector_precision='single'"
         )
     return scan
 

@@ -52,7 +52,8 @@ class SqliteStore(MemoryMethods, SessionMethods):
         with ``StoreUnavailableError``. ``vector_precision``: how the search keeps vectors in
         memory; ``half`` (float16 and SimSIMD, with exact float32 re-scoring of the close
         calls: half the memory, faster) or ``single`` (float32 and BLAS). ``auto`` picks
-        ``half`` when SimSIMD is installed and its kernel passes a soundness check.
+        ``half`` when SimSIMD is installed and its kernel passes a soundness check, which
+        may switch off SimSIMD's half-adding kernels for the whole process (``half_kernels``).
         Either way the ranking and scores are those of an exact float32 scan.
         """
         scan = choose(vector_precision)
