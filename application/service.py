@@ -153,7 +153,10 @@ class MemoryService:
         return await self._lifecycle.form(ids.agent_id, ids.session_id, Trigger.COLD)
 
     async def end_session(self, conversation: Conversation) -> FormationReport | None:
-        """Form what is left and consolidate the session's buffers, whatever their size."""
+        """Form what is left and consolidate the session's buffers, whatever their size.
+
+        The report lists each consolidation, a failed one included (its buffer is kept);
+        None when there was nothing to form or consolidate."""
         return await self._lifecycle.end(conversation)
 
     async def consolidate(

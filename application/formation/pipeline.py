@@ -5,7 +5,8 @@
 
 Steps 1–5 are one unit: if any fails, the claim is released and the same messages are
 formed again later (exact duplicates of facts already written are dropped by hash). Step 6
-failing leaves the buffer as it was, to be consolidated by a later formation.
+failing, with any error, leaves the buffer as it was, to be consolidated by a later
+formation: the formation still succeeds and its report lists the failed consolidation.
 """
 
 from __future__ import annotations
@@ -100,11 +101,15 @@ class Formation:
             await writer.write(planned, scopes, report)
         async with timed(report.stage_seconds, "buffer"):
             await self.store.complete_claim(claim, reflections, self.clock.now())
-        async with timed(report.stage_seconds, "consolidation"):
-            report.consolidations = await Consolidator(
-                self.store, self.models, self.clock, self.settings.consolidation
-            ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
-        self.on_change(scopes.keys())
+        try:
+            async with timed(report.stage_seconds, "consolidation"):
+                report.consolidations = await Consolidator(
+                    self.store, self.models, self.clock, self.settings.consolidation
+                ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
+        finally:
+            # The writes are done: contexts built from these keys are stale, whatever
+            # became of the consolidation (even a cancelled one).
+            self.on_change(scopes.keys())
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
 
