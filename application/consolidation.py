@@ -66,19 +66,32 @@ class Consolidator:
     async def consolidate_all(
         self, keys: Sequence[ScopeKey], role: ModelRole, usage: Usage, force: bool = False
     ) -> list[ConsolidationOutcome]:
-        """Every due key, concurrently; one key's failure does not stop the others."""
+        """Every due key, concurrently. A key that fails — with any ``Exception``, a bug in a
+        client library included — is reported as failed with its buffer left as it was, and
+        the others go on; only cancellation and interrupts (``BaseException``) propagate."""
         results = await asyncio.gather(
             *(self.consolidate(key, role, usage, force) for key in keys), return_exceptions=True
         )
         outcomes: list[ConsolidationOutcome] = []
         for key, result in zip(keys, results, strict=True):
-            if isinstance(result, EdenMemoryError):
-                log.warning("consolidation of %s failed: %s", key.as_text(), result)
-                outcomes.append(
-                    ConsolidationOutcome(key.as_text(), 0, None, "failed", False, str(result))
-                )
+            if isinstance(result, Exception):
+                outcomes.append(_failed(key, result))
             elif isinstance(result, BaseException):
                 raise result
             elif result is not None:
                 outcomes.append(result)
         return outcomes
+
+
+def _failed(key: ScopeKey, error: Exception) -> ConsolidationOutcome:
+    # A provider or store failure is expected now and then; anything else is a bug: trace it.
+    expected = isinstance(error, EdenMemoryError)
+    log.log(
+        logging.WARNING if expected else logging.ERROR,
+        "consolidation of %s failed, its buffer is kept: %r",
+        key.as_text(),
+        error,
+        exc_info=None if expected else error,
+    )
+    reason = f"{type(error).__name__}: {error}"
+    return ConsolidationOutcome(key.as_text(), 0, None, "failed", False, reason)

@@ -3,6 +3,8 @@
 A cached context is served for ``cache_ttl_seconds`` unless the memory it was built from
 changed. Changes made in this process invalidate at once; changes made by other sessions or
 processes are noticed through the store's revision counters (one small read per prompt).
+The cache holds at most ``cache_max_entries`` contexts and none past its TTL (see
+``bounded_cache``), so serving many sessions for hours keeps memory flat.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from eden_memory.application.bounded_cache import BoundedCache
 from eden_memory.domain.fifo import fifo_since
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import ActiveScopes, ScopeKey
@@ -51,36 +54,34 @@ class ContextAssembler:
         self._store = store
         self._clock = clock
         self._settings = settings
-        self._cache: dict[tuple[object, ...], _Entry] = {}
+        c = settings.context
+        ttl = timedelta(seconds=c.cache_ttl_seconds)
+        self.cache: BoundedCache[tuple[object, ...], _Entry] = BoundedCache(
+            c.cache_max_entries, ttl
+        )
 
     async def context(self, scopes: ActiveScopes, refresh: bool = False) -> MemoryContext:
         """The memory context for these scopes, from cache when it is still true."""
         cache_key = (scopes.agent_id, scopes.session_id, scopes.user_id, scopes.scopes)
         now = self._clock.now()
-        entry = None if refresh else self._cache.get(cache_key)
+        entry = None if refresh else self.cache.get(cache_key, now)
         keys = scopes.keys()
         # Read before building, so a change that lands meanwhile is seen by the next call.
         revisions = await self._store.revisions(keys)
-        fresh = entry is not None and now - entry.context.built_at < self._ttl
+        fresh = entry is not None and now - entry.context.built_at < self.cache.ttl
         if entry is not None and fresh and revisions == entry.revisions:
             return entry.cached
         context = await self._build(scopes, now)
-        self._cache[cache_key] = _Entry(context, revisions)
+        self.cache.put(cache_key, _Entry(context, revisions), now)
         return context
 
     def invalidate(self, keys: Sequence[ScopeKey]) -> None:
         """Drop cached contexts built from any of these keys (changes made in this process)."""
         changed = set(keys)
-        stale = [k for k, e in self._cache.items() if changed & set(e.context.keys)]
-        for key in stale:
-            del self._cache[key]
+        self.cache.discard_where(lambda entry: not changed.isdisjoint(entry.context.keys))
 
     def clear(self) -> None:
-        self._cache.clear()
-
-    @property
-    def _ttl(self) -> timedelta:
-        return timedelta(seconds=self._settings.context.cache_ttl_seconds)
+        self.cache.clear()
 
     async def _build(self, scopes: ActiveScopes, now: datetime) -> MemoryContext:
         keys = scopes.keys()

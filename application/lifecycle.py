@@ -68,26 +68,45 @@ class Lifecycle:
         return report
 
     async def end(self, conversation: Conversation) -> FormationReport | None:
-        """Form what is left and consolidate every non-empty buffer of the session's scopes."""
+        """Form what is left and consolidate every non-empty buffer of the session's scopes.
+
+        With nothing left to form, the report (if any buffer was consolidated, or failed to
+        be) has no messages and only the consolidations, so a failure is reported either way.
+        """
         ids = conversation.session
         f = self.formation
         await f.store.end_session(AgentId(ids.agent_id), SessionId(ids.session_id), f.clock.now())
         report = await self.form(ids.agent_id, ids.session_id, Trigger.END)
-        if report is None:
-            await self.consolidate(conversation, force=True)
+        if report is not None:
+            return report
+        usage = Usage()
+        outcomes = await self._consolidate(conversation, True, usage)
+        if not outcomes:
+            return None
+        report = FormationReport(
+            ids.agent_id, ids.session_id, Trigger.END.value, consolidations=outcomes, usage=usage
+        )
+        self.on_report(report)
         return report
 
     async def consolidate(
         self, conversation: Conversation, force: bool = False
     ) -> list[ConsolidationOutcome]:
-        """Consolidate the conversation's due buffers (every non-empty one with ``force``)."""
+        """Consolidate the conversation's due buffers (every non-empty one with ``force``);
+        a failed scope is an outcome with status ``failed`` and its buffer kept."""
+        return await self._consolidate(conversation, force, Usage())
+
+    async def _consolidate(
+        self, conversation: Conversation, force: bool, usage: Usage
+    ) -> list[ConsolidationOutcome]:
         f = self.formation
         scopes = conversation.scopes(f.settings)
         role = reflection_role(conversation.tier, conversation.preview, f.settings.models)
         consolidator = Consolidator(f.store, f.models, f.clock, f.settings.consolidation)
-        outcomes = await consolidator.consolidate_all(scopes.keys(), role, Usage(), force=force)
-        f.on_change(scopes.keys())
-        return outcomes
+        try:
+            return await consolidator.consolidate_all(scopes.keys(), role, usage, force=force)
+        finally:
+            f.on_change(scopes.keys())
 
     async def process_cold(
         self, now: datetime | None = None, limit: int = 100

@@ -1,19 +1,29 @@
 """Management: what a memory UI does — read, edit, delete, inspect — as an API.
 
-Every call is confined to one agent: an id of another agent's memory is "not found".
+Every call is confined to one agent: an id of another agent's memory is "not found". Every
+id and key is checked here, before any store sees it, so a bad one is refused the same way
+(``InvalidInputError`` naming the argument) whatever the store.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
 from eden_memory.domain.consolidation import replace_content
 from eden_memory.domain.errors import ConflictError, NotFoundError
-from eden_memory.domain.ids import AgentId, FactId, ReflectionId, UserId
+from eden_memory.domain.ids import (
+    AgentId,
+    FactId,
+    ReflectionId,
+    UserId,
+    check_id,
+    check_optional_id,
+)
 from eden_memory.domain.models import ConsolidatedMemory, Fact, FactRevision, FactStatus, Reflection
-from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.scopes import Scope, ScopeKey, check_key
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import single_line
 from eden_memory.ports.clock import Clock
@@ -40,14 +50,24 @@ class Management:
         limit: int = 100,
         offset: int = 0,
     ) -> list[Fact]:
-        user = UserId(user_id) if user_id is not None else None
-        query = FactQuery(AgentId(agent_id), scope, user, status, limit, offset)
+        agent = _agent(agent_id)
+        user = check_optional_id(user_id, "user_id")
+        query = FactQuery(
+            agent,
+            optional_member(Scope, scope, "scope"),
+            UserId(user) if user is not None else None,
+            optional_member(FactStatus, status, "status"),
+            *page(limit, offset),
+        )
         return await self.store.list_facts(query)
 
     async def get_fact(self, agent_id: str, fact_id: str) -> Fact:
-        found = await self.store.get_facts([FactId(fact_id)])
-        if not found or found[0].agent_id != agent_id:
-            raise NotFoundError(f"agent {agent_id!r} has no fact {fact_id!r}")
+        return await self._fact(*_fact_ids(agent_id, fact_id))
+
+    async def _fact(self, agent: AgentId, fact: FactId) -> Fact:
+        found = await self.store.get_facts([fact])
+        if not found or found[0].agent_id != agent:
+            raise NotFoundError(f"agent {agent!r} has no fact {fact!r}")
         return found[0]
 
     async def fact_history(self, agent_id: str, fact_id: str) -> list[FactRevision]:
@@ -62,42 +82,46 @@ class Management:
         self, agent_id: str, fact_id: str, content: str, reason: str = "edited"
     ) -> Fact:
         """Change a fact's text (re-embedded); the old text stays in its history."""
+        ids = _fact_ids(agent_id, fact_id)
         text = single_line(content, max_words=self.settings.facts.max_words, what="fact")
-        fact = await self.get_fact(agent_id, fact_id)
+        fact = await self._fact(*ids)
         [vector] = await embed(self.embedder, [text], Usage())
         revised = fact.revised(text, self.clock.now(), reason)
         return await self.store.update_fact(revised, vector, fact.version)
 
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:
         """Remove a fact for good (a person's decision, unlike an LLM's retirement)."""
-        await self.get_fact(agent_id, fact_id)
-        await self.store.delete_facts([FactId(fact_id)])
+        fact = await self.get_fact(agent_id, fact_id)
+        await self.store.delete_facts([fact.id])
 
     # Reflections -------------------------------------------------------------------
 
     async def list_reflections(
         self, agent_id: str, key: ScopeKey | None = None, include_absorbed: bool = False
     ) -> list[Reflection]:
-        return await self.store.list_reflections(AgentId(agent_id), key, include_absorbed)
+        agent = _agent(agent_id)
+        scope_key = None if key is None else check_key(key)
+        return await self.store.list_reflections(agent, scope_key, include_absorbed)
 
-    async def _reflection(self, agent_id: str, reflection_id: str) -> Reflection:
-        found = await self.store.get_reflection(ReflectionId(reflection_id))
-        if found is None or found.agent_id != agent_id:
-            raise NotFoundError(f"agent {agent_id!r} has no reflection {reflection_id!r}")
+    async def _reflection(self, agent: AgentId, reflection: ReflectionId) -> Reflection:
+        found = await self.store.get_reflection(reflection)
+        if found is None or found.agent_id != agent:
+            raise NotFoundError(f"agent {agent!r} has no reflection {reflection!r}")
         return found
 
     async def edit_reflection(self, agent_id: str, reflection_id: str, content: str) -> Reflection:
         """Edit a buffered reflection; absorbed ones live on in their blob (edit that instead)."""
+        ids = _reflection_ids(agent_id, reflection_id)
         text = single_line(
             content, max_words=self.settings.reflections.max_words, what="reflection"
         )
-        current = await self._reflection(agent_id, reflection_id)
+        current = await self._reflection(*ids)
         if current.absorbed:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
         return await self.store.update_reflection(current.evolve(content=text))
 
     async def delete_reflection(self, agent_id: str, reflection_id: str) -> None:
-        current = await self._reflection(agent_id, reflection_id)
+        current = await self._reflection(*_reflection_ids(agent_id, reflection_id))
         if current.absorbed:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
         await self.store.delete_reflections([current.id])
@@ -106,6 +130,7 @@ class Management:
 
     async def get_consolidated(self, key: ScopeKey) -> ConsolidatedMemory:
         """The blob of a key (an empty one, version 0, if nothing was consolidated yet)."""
+        key = check_key(key)
         found = await self.store.get_consolidated([key])
         limit = self.settings.consolidation.word_limits.of(key.scope)
         return found.get(key) or ConsolidatedMemory.empty(key, limit)
@@ -117,3 +142,15 @@ class Management:
         if not await self.store.replace_consolidated(updated, current.version):
             raise ConflictError("the memory changed meanwhile; read it again and retry")
         return updated
+
+
+def _agent(agent_id: object) -> AgentId:
+    return AgentId(check_id(agent_id, "agent_id"))
+
+
+def _fact_ids(agent_id: object, fact_id: object) -> tuple[AgentId, FactId]:
+    return _agent(agent_id), FactId(check_id(fact_id, "fact_id"))
+
+
+def _reflection_ids(agent_id: object, reflection_id: object) -> tuple[AgentId, ReflectionId]:
+    return _agent(agent_id), ReflectionId(check_id(reflection_id, "reflection_id"))

@@ -31,7 +31,7 @@ from eden_memory.application.management import Management
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
-from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId
+from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId, check_id, check_id_list
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Message
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey, SessionIdentity
@@ -104,8 +104,9 @@ class MemoryService:
         config = (
             agent if isinstance(agent, AgentMemoryConfig) else AgentMemoryConfig(AgentId(agent))
         )
+        users = check_id_list(user_ids, "user_ids", "user_id")
         identity = SessionIdentity(
-            config.agent_id, SessionId(session_id), tuple(UserId(u) for u in user_ids)
+            config.agent_id, SessionId(session_id), tuple(UserId(u) for u in users)
         )
         return Conversation(config, identity, tier, preview)
 
@@ -152,7 +153,10 @@ class MemoryService:
         return await self._lifecycle.form(ids.agent_id, ids.session_id, Trigger.COLD)
 
     async def end_session(self, conversation: Conversation) -> FormationReport | None:
-        """Form what is left and consolidate the session's buffers, whatever their size."""
+        """Form what is left and consolidate the session's buffers, whatever their size.
+
+        The report lists each consolidation, a failed one included (its buffer is kept);
+        None when there was nothing to form or consolidate."""
         return await self._lifecycle.end(conversation)
 
     async def consolidate(
@@ -213,12 +217,14 @@ class MemoryService:
         on_progress: Callable[[int], None] | None = None,
     ) -> int:
         """Move these agents' facts to this service's embedder (after changing models)."""
-        moved = await reembed(self.store, self.embedder, agent_ids, batch_size, on_progress)
+        agents = check_id_list(agent_ids, "agent_ids", "agent_id")
+        moved = await reembed(self.store, self.embedder, agents, batch_size, on_progress)
         self._context.clear()
         return moved
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
-        return export_agent(self.store, agent_id, self.clock.now())
+        """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
+        return export_agent(self.store, check_id(agent_id, "agent_id"), self.clock.now())
 
     async def add_facts(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from typing import NewType
 
 from eden_memory.domain.errors import InvalidInputError
@@ -29,3 +30,15 @@ def check_id(value: object, what: str = "id") -> str:
             "or . _ : @ + - / ="
         )
     return value
+
+
+def check_optional_id(value: object, what: str) -> str | None:
+    """An id where ``None`` means "none given" (no user, no session)."""
+    return None if value is None else check_id(value, what)
+
+
+def check_id_list(values: object, what: str, each: str) -> list[str]:
+    """Several ids; a lone string is refused, or ``"alice"`` would be read as five ids."""
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+        raise InvalidInputError(f"{what} must be a list of ids, got {type(values).__name__}")
+    return [check_id(value, each) for value in values]

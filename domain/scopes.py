@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id
+from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id, check_id_list
 
 
 class Scope(StrEnum):
@@ -68,6 +68,16 @@ class ScopeKey:
         return f"{self.scope.value}:{_key_part(self.agent_id)}:{_key_part(owner)}"
 
 
+def check_key(value: object, what: str = "key") -> ScopeKey:
+    """A host's scope key; a dict or a string in its place is refused, not looked up."""
+    if not isinstance(value, ScopeKey):
+        raise InvalidInputError(
+            f"{what} must be a ScopeKey (ScopeKey.agent, .user or .session), "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
 def _key_part(value: str) -> str:
     # Ids may contain ":" but never "%": escaping keeps ("a:b", "c") and ("a", "b:c") apart.
     return value.replace(":", "%3A")
@@ -101,10 +111,8 @@ class SessionIdentity:
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
         check_id(self.session_id, "session_id")
-        for user in self.user_ids:
-            check_id(user, "user_id")
-        if len(set(self.user_ids)) != len(self.user_ids):
-            object.__setattr__(self, "user_ids", tuple(dict.fromkeys(self.user_ids)))
+        users = check_id_list(self.user_ids, "user_ids", "user_id")
+        object.__setattr__(self, "user_ids", tuple(dict.fromkeys(users)))
 
     @property
     def is_group(self) -> bool:

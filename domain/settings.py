@@ -95,6 +95,10 @@ class SearchSettings(_Settings):
 
 class ContextSettings(_Settings):
     cache_ttl_seconds: NonNegative = 300.0
+    # Contexts cached per process, least recently used dropped first (0: no cache). About
+    # 6 kB each for a typical memory (benchmarks/context_cache.py), ~20 kB with every blob at
+    # its word limit: 6-20 MB at the default bound.
+    cache_max_entries: Annotated[int, Field(ge=0)] = 1024
 
 
 class ModelSettings(_Settings):

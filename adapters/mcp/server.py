@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from eden_memory.adapters.mcp.identity import ServerIdentity
 from eden_memory.adapters.tools.search_facts import DESCRIPTION, SearchFactsHandler
 from eden_memory.application.conversation import Conversation, new_message
+from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import EdenMemoryError
 
@@ -87,7 +88,14 @@ def build_server(memory: MemoryService, identity: ServerIdentity) -> MCPServer:
     async def end_session(user_id: str | None = None, session_id: str | None = None) -> str:
         """Form what is left of the session and consolidate its memory."""
         conv = who(user_id, session_id)
-        report = await memory.end_session(conv)
-        return "session ended" if report is None else "session ended; memories formed"
+        return _ended(await memory.end_session(conv))
 
     return server
+
+
+def _ended(report: FormationReport | None) -> str:
+    if report is None:
+        return "session ended"
+    said = "session ended; memories formed" if report.messages else "session ended"
+    failed = [c.scope_key for c in report.consolidations if c.status == "failed"]
+    return f"{said}; consolidation failed for {', '.join(failed)} (buffer kept)" if failed else said

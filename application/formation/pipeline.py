@@ -6,8 +6,9 @@
 Steps 1–5 are one unit: if any fails, the claim is released and the same messages are
 formed again later. Every model call and read comes first; the plan of the fact writes is
 then saved on the session (``journal``), so a retry carries out that plan rather than
-deciding again over a store the failed attempt had already changed. Step 6 failing leaves
-the buffer as it was, to be consolidated by a later formation.
+deciding again over a store the failed attempt had already changed. Step 6 failing, with
+any error, leaves the buffer as it was, to be consolidated by a later formation: the
+formation still succeeds and its report lists the failed consolidation.
 """
 
 from __future__ import annotations
@@ -117,11 +118,15 @@ class Formation:
             await writer.write(planned, scopes, report)
         async with timed(report.stage_seconds, "buffer"):
             await self.store.complete_claim(claim, reflections, self.clock.now())
-        async with timed(report.stage_seconds, "consolidation"):
-            report.consolidations = await Consolidator(
-                self.store, self.models, self.clock, self.settings.consolidation
-            ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
-        self.on_change(scopes.keys())
+        try:
+            async with timed(report.stage_seconds, "consolidation"):
+                report.consolidations = await Consolidator(
+                    self.store, self.models, self.clock, self.settings.consolidation
+                ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
+        finally:
+            # The writes are done: contexts built from these keys are stale, whatever
+            # became of the consolidation (even a cancelled one).
+            self.on_change(scopes.keys())
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
 

@@ -91,7 +91,11 @@ def _report_table(session: DemoSession, report: FormationReport | None) -> Table
     )
     table.add_row(
         "consolidations",
-        ", ".join(f"{c.scope_key} → v{c.version}" for c in report.consolidations) or "-",
+        ", ".join(
+            f"{c.scope_key} → v{c.version}" if c.version else f"{c.scope_key}: {c.status}"
+            for c in report.consolidations
+        )
+        or "-",
     )
     table.add_row(
         "calls",

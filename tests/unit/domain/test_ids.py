@@ -5,7 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.ids import MAX_ID_LENGTH, check_id
+from eden_memory.domain.ids import MAX_ID_LENGTH, check_id, check_id_list, check_optional_id
+from eden_memory.domain.scopes import ScopeKey, check_key
 from tests.unit.domain.builders import PROPERTY
 
 
@@ -62,3 +63,41 @@ def test_an_accepted_id_is_short_and_has_no_space_or_operator(value: str) -> Non
 def test_no_non_string_is_ever_accepted(value: object) -> None:
     with pytest.raises(InvalidInputError):
         check_id(value)
+
+
+def test_none_is_no_id_where_an_id_is_optional() -> None:
+    assert check_optional_id(None, "user_id") is None
+    assert check_optional_id("u1", "user_id") == "u1"
+    with pytest.raises(InvalidInputError, match="user_id"):
+        check_optional_id({"$ne": 1}, "user_id")
+
+
+@pytest.mark.parametrize("values", ["alice", b"alice", {"alice": 1}, 7, None])
+def test_a_single_string_or_mapping_is_not_a_list_of_ids(values: object) -> None:
+    with pytest.raises(InvalidInputError, match="user_ids must be a list of ids"):
+        check_id_list(values, "user_ids", "user_id")
+
+
+@PROPERTY
+@given(st.lists(st.one_of(st.text(max_size=20), st.integers(), st.none()), max_size=5))
+def test_a_list_of_ids_is_accepted_iff_every_id_is(values: list[object]) -> None:
+    if any(_refused(v) for v in values):
+        with pytest.raises(InvalidInputError, match="user_id"):
+            check_id_list(values, "user_ids", "user_id")
+    else:
+        assert check_id_list(values, "user_ids", "user_id") == values
+
+
+def _refused(value: object) -> bool:
+    try:
+        check_id(value)
+    except InvalidInputError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("value", [{"scope": "user"}, "user:nova:alice", None, ("user", "nova")])
+def test_only_a_scope_key_is_a_scope_key(value: object) -> None:
+    with pytest.raises(InvalidInputError, match="key must be a ScopeKey"):
+        check_key(value)
+    assert check_key(ScopeKey.agent("nova")) == ScopeKey.agent("nova")
