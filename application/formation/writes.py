@@ -93,7 +93,9 @@ class PlanExecutor:
         try:
             if target is None:
                 raise ConflictError(f"fact {op.target_id} is gone")
-            revised = target.revised(op.content, self.clock.now(), op.reason)
+            revised = target.revised(
+                op.content, self.clock.now(), op.reason, space=self.embedder.space
+            )
             updated = await self.store.update_fact(revised, vector, target.version)
         except ConflictError as error:
             # Someone changed or removed it meanwhile: keep the new fact as it was said.
