@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
+from eden_memory.application.spaces import require_space
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
 from eden_memory.domain.models import Fact
@@ -115,6 +116,7 @@ async def ingest_facts(
     """Validate, deduplicate, embed in batches and store; returns what happened to each item."""
     if isinstance(batch_size, bool) or not 1 <= batch_size <= MAX_BATCH_SIZE:
         raise InvalidInputError(f"batch_size must be from 1 to {MAX_BATCH_SIZE}")
+    await require_space(store, embedder)  # before any embedding is paid for
     report = IngestReport()
     now = clock.now()
     pending: list[tuple[int, Fact]] = []

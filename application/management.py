@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
+from eden_memory.application.spaces import require_space
 from eden_memory.domain.consolidation import replace_content
 from eden_memory.domain.errors import ConflictError, NotFoundError
 from eden_memory.domain.ids import (
@@ -81,12 +82,17 @@ class Management:
     async def edit_fact(
         self, agent_id: str, fact_id: str, content: str, reason: str = "edited"
     ) -> Fact:
-        """Change a fact's text (re-embedded); the old text stays in its history."""
+        """Change a fact's text (re-embedded); the old text stays in its history.
+
+        The new vector is the embedder's, and the fact records its model: an embedder of
+        another model than the store's is refused before it is called.
+        """
         ids = _fact_ids(agent_id, fact_id)
         text = single_line(content, max_words=self.settings.facts.max_words, what="fact")
         fact = await self._fact(*ids)
+        space = await require_space(self.store, self.embedder)
         [vector] = await embed(self.embedder, [text], Usage())
-        revised = fact.revised(text, self.clock.now(), reason)
+        revised = fact.revised(text, self.clock.now(), reason, space=space)
         return await self.store.update_fact(revised, vector, fact.version)
 
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
+from eden_memory.application.spaces import require_space
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId
@@ -111,17 +112,21 @@ def _take(parsed: _Parsed, record: dict[str, Any], first: bool) -> None:
 async def import_records(
     store: MemoryStore, embedder: Embedder, lines: Iterable[str]
 ) -> ImportReport:
-    """Write a validated export; vectors of another embedding space are made again."""
+    """Write a validated export; vectors of another embedding space are made again.
+
+    A fact's vector is reused when the fact says it is of the embedder's space (an export
+    taken during a re-embedding holds facts of two spaces). An embedder of another space
+    than the store's is refused before anything is written.
+    """
     parsed = parse_export(lines)
+    space = await require_space(store, embedder)
     report = ImportReport()
-    space = embedder.space
-    reuse = parsed.space == space
     for start in range(0, len(parsed.facts), PAGE):
         batch = parsed.facts[start : start + PAGE]
         redo = [
             i
-            for i, (_, v) in enumerate(batch)
-            if not reuse or v is None or len(v) != space.dimension
+            for i, (f, v) in enumerate(batch)
+            if f.embedding_space != space or v is None or len(v) != space.dimension
         ]
         fresh = await embed(embedder, [batch[i][0].content for i in redo], Usage())
         vectors = [v or [] for _, v in batch]

@@ -181,7 +181,10 @@ class FactSearch:
     ) -> list[RankedFact]:
         if vector is None or mode is SearchMode.KEYWORD:
             return []
-        return await self.store.semantic_ranking(vector, visibility, depth)
+        # The store refuses a query of another space than its own (no round trip of ours).
+        return await self.store.semantic_ranking(
+            vector, visibility, depth, space=self.embedder.space
+        )
 
     async def _keyword(
         self, query: str, visibility: FactVisibility, depth: int, mode: SearchMode

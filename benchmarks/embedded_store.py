@@ -35,11 +35,13 @@ import numpy as np
 import numpy.typing as npt
 
 from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope
 
 DIM = 384
+SPACE = EmbeddingSpace("bench-embedder", DIM)
 LIMIT = 20
 BATCH = 256
 AGENT, USER = AgentId("bench-agent"), UserId("bench-user")
@@ -89,8 +91,8 @@ def make_facts(rng: np.random.Generator, words: list[str], count: int) -> list[F
                 formed_at=at,
                 created_at=at,
                 updated_at=at,
-                embedding_model="bench-embedder",
-                embedding_dim=DIM,
+                embedding_model=SPACE.model,
+                embedding_dim=SPACE.dimension,
             )
         )
     return facts
@@ -134,7 +136,7 @@ async def semantic_vs_floor(
         as_list = probe.tolist()
         floor.append(timed_sync_ms(lambda: floor_search(vectors, probe)))  # noqa: B023
         search.append(
-            await timed_ms(lambda: store.semantic_ranking(as_list, VIEWER, LIMIT))  # noqa: B023
+            await timed_ms(lambda: store.semantic_ranking(as_list, VIEWER, LIMIT, space=SPACE))  # noqa: B023
         )
     return search, floor
 
@@ -148,7 +150,7 @@ async def keyword_and_hybrid(
 
         async def both() -> None:
             await asyncio.gather(
-                store.semantic_ranking(as_list, VIEWER, LIMIT),  # noqa: B023
+                store.semantic_ranking(as_list, VIEWER, LIMIT, space=SPACE),  # noqa: B023
                 store.keyword_ranking(text, VIEWER, LIMIT),  # noqa: B023
             )
 
@@ -166,7 +168,9 @@ async def measure(size: int, queries: int, folder: Path) -> Figures:
     texts = [" ".join(rng.choice(words, size=3)) for _ in range(queries)]
     async with await SqliteStore.open(folder / f"bench-{size}.db") as store:
         rate = await ingest(store, facts, vectors)
-        first = await timed_ms(lambda: store.semantic_ranking(probes[0].tolist(), VIEWER, LIMIT))
+        first = await timed_ms(
+            lambda: store.semantic_ranking(probes[0].tolist(), VIEWER, LIMIT, space=SPACE)
+        )
         search, floor = await semantic_vs_floor(store, vectors, probes)
         keyword, hybrid = await keyword_and_hybrid(store, probes, texts)
         hops = [await timed_ms(lambda: store.get_facts([])) for _ in range(queries)]

@@ -17,12 +17,18 @@ class EmbeddingSpace:
             raise ValueError("an embedding space needs a model name and a positive dimension")
 
     def require_same(self, other: EmbeddingSpace) -> None:
-        """Refuse vectors from ``other`` with a message that says how to move on."""
+        """Refuse vectors of ``other`` (this being the store's space), saying how to move on.
+
+        Two models of the same dimension are refused too: their vectors would compare
+        without an error, and mean nothing to each other.
+        """
         if other != self:
             raise EmbeddingSpaceError(
-                f"this store holds {self.model} vectors ({self.dimension} dimensions) but got "
-                f"{other.model} ({other.dimension}); configure the same embedder, or move the "
-                f"store to the new one with `eden-memory reembed`"
+                f"this store's facts are embedded with {self.model} ({self.dimension} "
+                f"dimensions), not {other.model} ({other.dimension} dimensions), and vectors of "
+                f"two models never mix: configure the {self.model} embedder again, or move the "
+                f"store to {other.model} by running `eden-memory reembed --agent AGENT_ID` with "
+                f"{other.model} configured (`MemoryService.reembed` in code)"
             )
 
     def check_vector(self, vector_length: int) -> None:

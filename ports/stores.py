@@ -88,7 +88,11 @@ class FactStore(Protocol):
         """Replace a fact (and its vector, if given) iff its stored version is ``expected_version``.
 
         Raises ``NotFoundError`` for an unknown id, ``ConflictError`` when the version moved or
-        when the change would make an active exact duplicate.
+        when the change would make an active exact duplicate. A new vector belongs to the space
+        the fact names (``embedding_model``, ``embedding_dim``): another space than the store's
+        raises ``EmbeddingSpaceError``, as in ``add_facts``; the store's own moves a fact that a
+        re-embedding has not reached yet. Without a vector, the stored vector and the embedding
+        fields that describe it stay as they are. Returns the fact as stored.
         """
         ...
 
@@ -105,12 +109,17 @@ class FactStore(Protocol):
         ...
 
     async def semantic_ranking(
-        self, vector: Vector, visibility: FactVisibility, limit: int
+        self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
     ) -> list[RankedFact]:
         """Active visible facts by cosine similarity to ``vector``, best first.
 
         Visibility is applied *before* ranking: ``limit`` visible results come back whenever
         that many exist. Only facts embedded in the store's current space take part.
+
+        ``space`` is the query vector's: another space than the store's raises
+        ``EmbeddingSpaceError`` (checked with the ranking's own read of the store's space, so a
+        search costs no extra round trip); a store without a space (``embedding_space()`` is
+        None) ranks nothing, whatever the query's.
         """
         ...
 

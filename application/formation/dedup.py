@@ -125,9 +125,12 @@ class FactWriter:
         """Each fact's candidates, and the version of every fact offered as one."""
         if not self.settings.dedup.enabled:
             return [() for _ in vectors], {}
-        limit = self.settings.dedup.candidates_per_fact
+        limit, space = self.settings.dedup.candidates_per_fact, self.embedder.space
         rankings = await asyncio.gather(
-            *(self.store.semantic_ranking(v, scopes.visibility, limit) for v in vectors)
+            *(
+                self.store.semantic_ranking(v, scopes.visibility, limit, space=space)
+                for v in vectors
+            )
         )
         ids = [r.id for ranking in rankings for r in ranking]
         facts = await visible_facts(self.store, ids, scopes.visibility)

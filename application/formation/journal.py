@@ -27,6 +27,7 @@ from eden_memory.domain.dedup import (
     RetireFact,
     UpdateFact,
 )
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId, MessageId
 from eden_memory.domain.scopes import Scope
 
@@ -58,13 +59,16 @@ class FormationJournal(_Frozen):
 
     format: Literal[1] = 1
     message_ids: tuple[MessageId, ...]
+    space: EmbeddingSpace  # of every vector below
     facts: tuple[_PlannedFact, ...] = ()
     operations: tuple[_Operation, ...] = ()
     versions: dict[FactId, int] = {}
     rewritten: dict[str, list[float]] = {}
 
     @classmethod
-    def of(cls, planned: PlannedFacts, message_ids: tuple[MessageId, ...]) -> FormationJournal:
+    def of(
+        cls, planned: PlannedFacts, message_ids: tuple[MessageId, ...], space: EmbeddingSpace
+    ) -> FormationJournal:
         facts = [
             _PlannedFact(
                 id=fact_id,
@@ -81,6 +85,7 @@ class FormationJournal(_Frozen):
         operations = [_dump(op) for op in planned.plan.operations]
         return cls(
             message_ids=message_ids,
+            space=space,
             facts=tuple(facts),
             operations=tuple(op for op in operations if op is not None),
             versions=planned.versions,

@@ -113,7 +113,8 @@ class Formation:
         # can never leave a formation half written, and a failed write is finished by a retry.
         if planned.kept:
             every = tuple(dict.fromkeys([*covered, *(m.id for m in claim.messages)]))
-            await self.store.save_plan(claim, FormationJournal.of(planned, every).model_dump_json())
+            journal = FormationJournal.of(planned, every, self.embedder.space)
+            await self.store.save_plan(claim, journal.model_dump_json())
         async with timed(report.stage_seconds, "fact_writes"):
             await writer.write(planned, scopes, report)
         async with timed(report.stage_seconds, "buffer"):
@@ -133,15 +134,21 @@ class Formation:
     def _saved_plan(self, claim: Claim) -> FormationJournal | None:
         if claim.plan is None:
             return None
+        session = claim.session.session_id
         try:
-            return FormationJournal.model_validate_json(claim.plan)
+            saved = FormationJournal.model_validate_json(claim.plan)
         except ValueError as error:  # written by another release, or damaged: decide afresh
+            log.warning("a saved formation plan of session %s was unreadable: %s", session, error)
+            return None
+        if saved.space != self.embedder.space:  # the store was re-embedded since
             log.warning(
-                "a saved formation plan of session %s was unreadable: %s",
-                claim.session.session_id,
-                error,
+                "a saved formation plan of session %s holds vectors of %s, not of %s: unused",
+                session,
+                saved.space.model,
+                self.embedder.space.model,
             )
             return None
+        return saved
 
     async def _plan_facts(
         self,

@@ -93,7 +93,9 @@ class PlanExecutor:
             raise ConflictError(f"fact {op.target_id} is gone")
         if target.version != planned_version:
             raise ConflictError(f"fact {op.target_id} changed after the merge was decided")
-        revised = target.revised(op.content, self.clock.now(), op.reason, merged_from=new_id)
+        revised = target.revised(
+            op.content, self.clock.now(), op.reason, new_id, space=self.embedder.space
+        )
         vector = planned.vector_of(op.fact_index, op.content)
         try:
             return await self.store.update_fact(revised, vector, planned_version)

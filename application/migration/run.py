@@ -30,6 +30,7 @@ from eden_memory.application.migration.ports import (
 )
 from eden_memory.application.migration.values import id_list, source_id, valid_id
 from eden_memory.application.migration.writes import Writer, key_from
+from eden_memory.application.spaces import require_space
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.settings import ConsolidationSettings, ScopeNumbers
 from eden_memory.ports.embedder import Embedder
@@ -59,6 +60,7 @@ async def migrate_v1(
     ``journal`` may be None only for a dry run, which writes nothing anywhere.
     """
     limits = word_limits or ConsolidationSettings().word_limits
+    await require_space(store, embedder)  # another model than the store's: refused up front
     run_id: str | None = None
     resumed = False
     owned: set[str] = set()

@@ -8,6 +8,7 @@ from typing import Self
 
 from pydantic import Field, field_validator, model_validator
 
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
@@ -76,13 +77,28 @@ class Fact(Record):
         return ScopeKey(self.scope, self.agent_id, self.user_id)
 
     @property
+    def embedding_space(self) -> EmbeddingSpace:
+        """The space of the fact's vector, as its ``embedding_model``/``embedding_dim`` say."""
+        return EmbeddingSpace(self.embedding_model, self.embedding_dim)
+
+    @property
     def is_active(self) -> bool:
         return self.status is FactStatus.ACTIVE
 
     def revised(
-        self, content: str, now: datetime, reason: str = "", merged_from: FactId | None = None
+        self,
+        content: str,
+        now: datetime,
+        reason: str = "",
+        merged_from: FactId | None = None,
+        *,
+        space: EmbeddingSpace,
     ) -> Fact:
-        """The fact with new content; the old content goes to its history."""
+        """The fact with new content, embedded in ``space``; the old content goes to its history.
+
+        ``space`` is that of the embedder that made the new content's vector, which may not be
+        the one that embedded the old content (a fact that a re-embedding has not reached yet).
+        """
         old = FactRevision(
             version=self.version,
             content=self.content,
@@ -96,6 +112,8 @@ class Fact(Record):
             version=self.version + 1,
             history=(*self.history, old),
             updated_at=now,
+            embedding_model=space.model,
+            embedding_dim=space.dimension,
         )
 
     def merged(self, version: int, new_fact: FactId) -> bool:

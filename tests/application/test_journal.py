@@ -15,16 +15,20 @@ from eden_memory.domain.dedup import (
     RetireFact,
     UpdateFact,
 )
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId, MessageId
 from eden_memory.domain.scopes import Scope
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+SPACE = EmbeddingSpace("keyword-hash", 2)
 
 
 def test_a_plan_survives_saving_and_loading_except_what_writes_nothing() -> None:
     kept = [
         SourcedFact(NewFact("Alice works at Acme as CTO", Scope.USER), (MessageId("m1"),), T0),
-        SourcedFact(NewFact("The budget is 60000", Scope.AGENT), (MessageId("m2"), MessageId("m3")), T0),
+        SourcedFact(
+            NewFact("The budget is 60000", Scope.AGENT), (MessageId("m2"), MessageId("m3")), T0
+        ),
         SourcedFact(NewFact("Alice's email is a@b.c", Scope.USER), (MessageId("m4"),), T0),
     ]
     operations = (
@@ -41,9 +45,9 @@ def test_a_plan_survives_saving_and_loading_except_what_writes_nothing() -> None
         {FactId("old-job"): 3, FactId("old-budget"): 1},
         {"Alice is CTO of Acme since March": [0.5, 0.6]},
     )
-    text = FormationJournal.of(planned, (MessageId("m1"), MessageId("m2"))).model_dump_json()
+    text = FormationJournal.of(planned, (MessageId("m1"), MessageId("m2")), SPACE).model_dump_json()
     journal = FormationJournal.model_validate_json(text)
-    assert journal.message_ids == ("m1", "m2")
+    assert (journal.message_ids, journal.space) == (("m1", "m2"), SPACE)
     back = journal.planned()
     assert back.plan.operations == operations[:3]
     assert (back.kept, back.ids, back.vectors) == (planned.kept, planned.ids, planned.vectors)

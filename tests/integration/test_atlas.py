@@ -20,6 +20,7 @@ import pytest
 from pymongo import AsyncMongoClient
 
 from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, setup_indexes
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope
@@ -28,6 +29,7 @@ from tests.network_guard import FLAG, integration_enabled
 
 URI = os.environ.get("EDEN_MEMORY_MONGODB_URI", "")
 DIMENSION = 8
+SPACE = EmbeddingSpace("integration-embedder", DIMENSION)
 T0 = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
 A, U1, U2 = AgentId("agent-a"), UserId("user-1"), UserId("user-2")
 
@@ -65,8 +67,8 @@ def fact(content: str, user: UserId | None = None) -> Fact:
         formed_at=T0,
         created_at=T0,
         updated_at=T0,
-        embedding_model="integration-embedder",
-        embedding_dim=DIMENSION,
+        embedding_model=SPACE.model,
+        embedding_dim=SPACE.dimension,
     )
 
 
@@ -103,7 +105,7 @@ async def test_a_hybrid_search_round_trip_on_atlas(database: Any) -> None:
     viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
 
     semantic = await eventually(
-        lambda: store.semantic_ranking(axis(0), viewer, 5), [tea.id, coffee.id]
+        lambda: store.semantic_ranking(axis(0), viewer, 5, space=SPACE), [tea.id, coffee.id]
     )
     assert [r.id for r in semantic] == [tea.id, coffee.id]
     assert semantic[0].score == pytest.approx(1.0, abs=1e-3)
@@ -114,6 +116,6 @@ async def test_a_hybrid_search_round_trip_on_atlas(database: Any) -> None:
     assert [r.id for r in keyword] == [tea.id]  # fuzzy: "gren" finds "green"
     assert await store.get_facts([r.id for r in keyword]) == [tea]
 
-    fused = await store.hybrid_search("green tea", axis(0), viewer, 5)
+    fused = await store.hybrid_search("green tea", axis(0), viewer, 5, space=SPACE)
     assert fused[0].id == tea.id
     assert hidden.id not in {r.id for r in fused}

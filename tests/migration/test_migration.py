@@ -265,7 +265,7 @@ async def test_rollback_keeps_what_changed_since(source: MongoV1Source, tmp_path
     blob = (await store.get_consolidated([key]))[key]
     await store.replace_consolidated(blob.evolve(content="Consolidated since.", version=2), 1)
     facts = await _facts(store, A)
-    updated = facts[0].revised("Merged with newer knowledge.", NOW)
+    updated = facts[0].revised("Merged with newer knowledge.", NOW, space=facts[0].embedding_space)
     await store.update_fact(updated, None, expected_version=1)
     undone = await rollback_v1(store, JsonFileJournal(tmp_path), report.run_id or "", NOW)
     assert any("changed since the migration" in line for line in undone.left)

@@ -26,9 +26,9 @@ class FactTable(StateHolder):
             raise InvalidInputError(f"{len(facts)} facts but {len(vectors)} vectors")
         if not facts:
             return []
-        space = self._state.current_space() or _space_of(facts[0])
+        space = self._state.current_space() or facts[0].embedding_space
         for fact, vector in zip(facts, vectors, strict=True):  # check all before writing any
-            space.require_same(_space_of(fact))
+            space.require_same(fact.embedding_space)
             space.check_vector(len(vector))
         self._state.space = space
         return [self._insert(f, v, space) for f, v in zip(facts, vectors, strict=True)]
@@ -93,10 +93,14 @@ class FactTable(StateHolder):
             )
         if self._active_twin(fact) is not None:
             raise ConflictError(f"another active fact of {fact.key.as_text()} says the same")
-        replacement = StoredFact(fact, stored.vector, stored.space)
-        if vector is not None:
-            space = self._state.current_space() or _space_of(fact)
-            space.require_same(_space_of(fact))
+        if vector is None:  # the embedding fields describe the vector the store keeps
+            kept = stored.space
+            if fact.embedding_space != kept:
+                fact = fact.evolve(embedding_model=kept.model, embedding_dim=kept.dimension)
+            replacement = StoredFact(fact, stored.vector, kept)
+        else:
+            space = self._state.current_space() or fact.embedding_space
+            space.require_same(fact.embedding_space)
             space.check_vector(len(vector))
             replacement = StoredFact(fact, copy_vector(vector), space)
         self._state.facts[fact.id] = replacement
@@ -147,7 +151,3 @@ class FactTable(StateHolder):
             self._state.facts[fact_id] = StoredFact(moved, copy_vector(vector), space)
             self._state.bump([moved.key])
         self._state.space = space
-
-
-def _space_of(fact: Fact) -> EmbeddingSpace:
-    return EmbeddingSpace(fact.embedding_model, fact.embedding_dim)

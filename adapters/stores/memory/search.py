@@ -7,6 +7,7 @@ from datetime import datetime
 
 from eden_memory.adapters.stores.memory.ranking import bm25, cosine
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.fifo import newest_first
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
@@ -41,13 +42,16 @@ class FactSearch(StateHolder):
         return chosen[: max(limit, 0)]
 
     async def semantic_ranking(
-        self, vector: Vector, visibility: FactVisibility, limit: int
+        self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
     ) -> list[RankedFact]:
         await self._turn()
-        space = self._state.current_space()
-        if space is None or limit <= 0:
+        stored = self._state.current_space()
+        if stored is None:
             return []
+        stored.require_same(space)
         space.check_vector(len(vector))
+        if limit <= 0:
+            return []
         ranked = [
             RankedFact(s.fact.id, cosine(vector, s.vector))
             for s in self._visible(visibility)

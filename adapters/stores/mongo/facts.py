@@ -29,6 +29,7 @@ from eden_memory.ports.stores import Vector
 
 NO_VECTOR = {"embedding": 0}
 KEY_FIELDS = {"agent_id": 1, "scope": 1, "user_id": 1}
+LABEL_FIELDS = {"embedding_model": 1, "embedding_dim": 1}
 
 
 class FactMethods(SpaceMethods):
@@ -98,14 +99,18 @@ class FactMethods(SpaceMethods):
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
         if vector is not None:
-            space = EmbeddingSpace(fact.embedding_model, fact.embedding_dim)
+            space = fact.embedding_space
             space.check_vector(len(vector))
             await self.claim_space(space)
         document = fact_document(fact, self.ctx.ids, vector)
         fact_id = document.pop("_id")
-        before = await self.ctx.facts.find_one({"_id": fact_id}, KEY_FIELDS)
+        before = await self.ctx.facts.find_one({"_id": fact_id}, {**KEY_FIELDS, **LABEL_FIELDS})
         if before is None:
             raise NotFoundError(f"no fact with id {fact_id!r}")
+        if vector is None:  # the embedding fields describe the vector the store keeps
+            for field in LABEL_FIELDS:
+                del document[field]
+            fact = _labelled(fact, before)
         document.setdefault("_us", {})
         try:
             matched, _ = await self.ctx.facts.update_one(
@@ -152,3 +157,11 @@ class FactMethods(SpaceMethods):
         removed = await self.ctx.facts.delete_many({"_id": {"$in": wanted}})
         await self.ctx.bump(keys)
         return removed
+
+
+def _labelled(fact: Fact, stored: dict[str, Any]) -> Fact:
+    """``fact`` with the embedding fields of the stored vector."""
+    kept = EmbeddingSpace(str(stored["embedding_model"]), int(stored["embedding_dim"]))
+    if fact.embedding_space == kept:
+        return fact
+    return fact.evolve(embedding_model=kept.model, embedding_dim=kept.dimension)

@@ -17,6 +17,7 @@ from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.errors import translate
 from eden_memory.adapters.stores.mongo.search import SearchMethods, atlas_ranking
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.ranking import rrf_scores
 from eden_memory.domain.scopes import FactVisibility
@@ -29,22 +30,29 @@ class FusionMethods(SearchMethods):
     ctx: MongoContext
 
     async def hybrid_search(
-        self, text: str, vector: Vector, visibility: FactVisibility, limit: int
+        self,
+        text: str,
+        vector: Vector,
+        visibility: FactVisibility,
+        limit: int,
+        *,
+        space: EmbeddingSpace,
     ) -> list[RankedFact]:
         """Visible active facts by Reciprocal Rank Fusion (k = 60) of both rankings.
 
-        Ids only, like the rankings it fuses; each score is the fact's RRF score. With
+        Ids only, like the rankings it fuses; each score is the fact's RRF score. ``space`` is
+        the query vector's, refused if it is not the store's (as in ``semantic_ranking``). With
         ``use_rank_fusion`` and a server that has Atlas Search and ``$rankFusion``, the
         fusion runs on the server.
         """
         if limit <= 0 or visibility.is_empty:
             return []
         if self.ctx.options.use_rank_fusion and self.ctx.rank_fusion is not False:
-            fused = await self._on_server(text, vector, visibility, limit)
+            fused = await self._on_server(text, vector, visibility, limit, space)
             if fused is not None:
                 return fused
         semantic, keyword = await asyncio.gather(
-            self.semantic_ranking(vector, visibility, limit),
+            self.semantic_ranking(vector, visibility, limit, space=space),
             self.keyword_ranking(text, visibility, limit),
         )
         rankings = [[r.id for r in semantic], [r.id for r in keyword]]
@@ -52,11 +60,17 @@ class FusionMethods(SearchMethods):
         return [RankedFact(FactId(doc), score) for doc, score in ranked]
 
     async def _on_server(
-        self, text: str, vector: Vector, visibility: FactVisibility, limit: int
+        self,
+        text: str,
+        vector: Vector,
+        visibility: FactVisibility,
+        limit: int,
+        space: EmbeddingSpace,
     ) -> list[RankedFact] | None:
-        space = await self.embedding_space()
-        if space is None or not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw):
+        stored = await self.embedding_space()
+        if stored is None or not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw):
             return None
+        stored.require_same(space)
         space.check_vector(len(vector))
         opts, ids = self.ctx.options, self.ctx.ids
         semantic = pipelines.vector_stage(

@@ -41,11 +41,12 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
         return opts.fallback_text_threshold
 
     async def semantic_ranking(
-        self, vector: Vector, visibility: FactVisibility, limit: int
+        self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
     ) -> list[RankedFact]:
-        space = await self.embedding_space()
-        if space is None or limit <= 0 or visibility.is_empty:
+        stored = await self.embedding_space()
+        if stored is None or limit <= 0 or visibility.is_empty:
             return []
+        stored.require_same(space)
         space.check_vector(len(vector))
         found = visible_active(visibility, self.ctx.ids, space.model)
         if self.ctx.atlas.available is not False:

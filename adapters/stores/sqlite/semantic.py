@@ -14,7 +14,9 @@ import numpy as np
 from eden_memory.adapters.stores.sqlite.codec import finite
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
+from eden_memory.adapters.stores.sqlite.space import holds_facts
 from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.ports.stores import RankedFact
@@ -26,14 +28,16 @@ def semantic_ranking(
     vector: Sequence[float],
     visibility: FactVisibility,
     limit: int,
+    space: EmbeddingSpace,
 ) -> list[RankedFact]:
     parts = visible_partitions(visibility)
     if not parts or limit <= 0:
         return []
     with transaction(conn, write=False):
-        space = index.sync(conn, parts)
-        if space is None:
-            return []
+        stored = index.sync(conn, parts)
+        if stored is None or (stored != space and not holds_facts(conn)):
+            return []  # no space yet, or an emptied store's former one: any query ranks nothing
+        stored.require_same(space)
         space.check_vector(len(vector))
         query = finite(vector)
         norm = float(np.linalg.norm(query))

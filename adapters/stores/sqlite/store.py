@@ -152,10 +152,10 @@ class SqliteStore(MemoryMethods, SessionMethods):
         )
 
     async def semantic_ranking(
-        self, vector: Vector, visibility: FactVisibility, limit: int
+        self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
     ) -> list[RankedFact]:
         return await self._searcher.run(
-            lambda c: semantic.semantic_ranking(c, self._index, vector, visibility, limit)
+            lambda c: semantic.semantic_ranking(c, self._index, vector, visibility, limit, space)
         )
 
     async def keyword_ranking(

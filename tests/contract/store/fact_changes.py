@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from eden_memory.domain.errors import ConflictError, NotFoundError
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import ConflictError, EmbeddingSpaceError, NotFoundError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
@@ -21,7 +22,9 @@ class FactChangeContract(StoreFixtures):
     ) -> None:
         fact = build.fact("Alice lives in Paris", user=U1)
         await store.add_facts([fact], [build.axis(0)])
-        moved = fact.revised("Alice lives in Lyon", T0 + timedelta(days=1), "moved")
+        moved = fact.revised(
+            "Alice lives in Lyon", T0 + timedelta(days=1), "moved", space=build.space
+        )
         assert await store.update_fact(moved, build.axis(1), expected_version=1) == moved
         assert await store.get_facts([fact.id]) == [moved]
         vectors = await store.get_vectors([fact.id])
@@ -32,9 +35,44 @@ class FactChangeContract(StoreFixtures):
     ) -> None:
         fact = build.fact("Alice lives in Paris", user=U1)
         await store.add_facts([fact], [build.axis(2)])
-        await store.update_fact(fact.revised("Alice lives in Nice", T0), None, 1)
+        await store.update_fact(fact.revised("Alice lives in Nice", T0, space=build.space), None, 1)
         vectors = await store.get_vectors([fact.id])
         assert vectors[fact.id] == pytest.approx(build.axis(2), abs=1e-5)
+
+    async def test_update_fact_refuses_a_vector_of_another_model(
+        self, store: MemoryStore, build: Builder, space: EmbeddingSpace
+    ) -> None:
+        fact = build.fact("Alice lives in Paris", user=U1)
+        await store.add_facts([fact], [build.axis(0)])
+        other = EmbeddingSpace("another-model", space.dimension)
+        with pytest.raises(EmbeddingSpaceError) as caught:
+            await store.update_fact(
+                fact.revised("Alice lives in Lyon", T0, space=other), build.axis(1), 1
+            )
+        assert space.model in str(caught.value)
+        assert "another-model" in str(caught.value)
+        wider = EmbeddingSpace(space.model, space.dimension + 1)
+        wide = fact.revised("Alice lives in Nice", T0, space=wider)
+        with pytest.raises(EmbeddingSpaceError):
+            await store.update_fact(wide, [1.0] * wider.dimension, 1)
+        short = fact.revised("Alice lives in Rome", T0, space=space)
+        with pytest.raises(EmbeddingSpaceError):  # the vector disagrees with its fact
+            await store.update_fact(short, [1.0] * (space.dimension - 1), 1)
+        assert await store.get_facts([fact.id]) == [fact]
+        vectors = await store.get_vectors([fact.id])
+        assert vectors[fact.id] == pytest.approx(build.axis(0), abs=1e-5)
+
+    async def test_update_fact_without_a_vector_keeps_the_embedding_fields(
+        self, store: MemoryStore, build: Builder, space: EmbeddingSpace
+    ) -> None:
+        fact = build.fact("Alice lives in Paris", user=U1)
+        await store.add_facts([fact], [build.axis(0)])
+        other = EmbeddingSpace("another-model", space.dimension)
+        relabelled = fact.revised("Alice lives in Nice", T0, space=other)
+        stored = await store.update_fact(relabelled, None, 1)
+        assert await store.get_facts([fact.id]) == [stored]
+        assert stored.content == "Alice lives in Nice"
+        assert (stored.embedding_model, stored.embedding_dim) == (space.model, space.dimension)
 
     async def test_update_fact_refuses_a_moved_version(
         self, store: MemoryStore, build: Builder
@@ -42,7 +80,9 @@ class FactChangeContract(StoreFixtures):
         fact = build.fact("Alice lives in Paris", user=U1)
         await store.add_facts([fact], [build.axis(0)])
         with pytest.raises(ConflictError):
-            await store.update_fact(fact.revised("Alice lives in Rome", T0), None, 2)
+            await store.update_fact(
+                fact.revised("Alice lives in Rome", T0, space=build.space), None, 2
+            )
         assert await store.get_facts([fact.id]) == [fact]
 
     async def test_update_fact_of_an_unknown_id_is_not_found(
@@ -56,7 +96,9 @@ class FactChangeContract(StoreFixtures):
     ) -> None:
         fact = build.fact("The deadline is March 3", user=U1)
         await store.add_facts([fact], [build.axis(0)])
-        edits = [fact.revised(f"The deadline is March {day}", T0) for day in (4, 5)]
+        edits = [
+            fact.revised(f"The deadline is March {day}", T0, space=build.space) for day in (4, 5)
+        ]
         results = await asyncio.gather(
             *(store.update_fact(edit, None, 1) for edit in edits), return_exceptions=True
         )

@@ -52,7 +52,7 @@ async def change(
         await store.delete_facts([target])
         del live[target]
     elif fact.is_active and how == "edit":
-        revised = fact.revised(text, T0)
+        revised = fact.revised(text, T0, space=build.space)
         # An edit into the text of another active fact is refused, and changes nothing.
         with contextlib.suppress(ConflictError):
             live[target] = await store.update_fact(revised, build.hashed(text), fact.version)
@@ -67,7 +67,9 @@ class KeywordChangeContract(StoreFixtures):
     ) -> None:
         fact = build.fact("hello world", user=U1)
         await store.add_facts([fact], [build.axis(0)])
-        await store.update_fact(fact.revised("hello there", T0), build.axis(1), 1)
+        await store.update_fact(
+            fact.revised("hello there", T0, space=build.space), build.axis(1), 1
+        )
         assert await found(store, "hello") == {fact.id}
         assert await found(store, "there") == {fact.id}
         assert await found(store, "world") == set()
@@ -78,9 +80,13 @@ class KeywordChangeContract(StoreFixtures):
         fact, other = build.fact("Alice drinks tea", user=U1), build.fact("tea is hot")
         await store.add_facts([fact, other], [build.axis(0), build.axis(1)])
         merged = await store.update_fact(
-            fact.revised("Alice drinks green tea daily", T0, "merged"), build.axis(2), 1
+            fact.revised("Alice drinks green tea daily", T0, "merged", space=build.space),
+            build.axis(2),
+            1,
         )
-        await store.update_fact(merged.revised("Alice drinks tea daily", T0), None, 2)
+        await store.update_fact(
+            merged.revised("Alice drinks tea daily", T0, space=build.space), None, 2
+        )
         assert await found(store, "tea") == {fact.id, other.id}
         assert await found(store, "daily") == {fact.id}
         assert await found(store, "green") == set()
@@ -111,7 +117,7 @@ class KeywordChangeContract(StoreFixtures):
     async def test_imported_facts_are_found_by_status(
         self, store: MemoryStore, build: Builder
     ) -> None:
-        edited = build.fact("hello world", user=U1).revised("hello there", T0)
+        edited = build.fact("hello world", user=U1).revised("hello there", T0, space=build.space)
         retired = build.fact("hello again", user=U1, status=FactStatus.RETIRED)
         await store.add_facts([edited, retired], [build.axis(0), build.axis(1)])
         assert await found(store, "hello") == {edited.id}

@@ -33,7 +33,7 @@ class RevisionContract(StoreFixtures):
     async def test_fact_changes_move_the_revision(self, store: MemoryStore, build: Builder) -> None:
         fact = build.fact("Alice's birthday is May 4", user=U1)
         assert await moves(store, USER_KEY, store.add_facts([fact], [build.axis(0)]))
-        edit = fact.revised("Alice's birthday is May 5", T0)
+        edit = fact.revised("Alice's birthday is May 5", T0, space=build.space)
         assert await moves(store, USER_KEY, store.update_fact(edit, None, 1))
         retire = edit.retired(T0, "wrong", None)
         assert await moves(store, USER_KEY, store.update_fact(retire, None, 2))

@@ -26,17 +26,19 @@ class SearchContract(StoreFixtures):
         far, near, exact = build.fact("far"), build.fact("near"), build.fact("exact")
         vectors = [build.at_cosine(0.1), build.at_cosine(0.8), build.axis(0)]
         await store.add_facts([far, near, exact], vectors)
-        hits = await store.semantic_ranking(build.axis(0), sees(A, None), limit=10)
+        hits = await store.semantic_ranking(
+            build.axis(0), sees(A, None), limit=10, space=build.space
+        )
         assert hit_ids(hits) == ids([exact, near, far])
         assert [h.score for h in hits] == pytest.approx([1.0, 0.8, 0.1], abs=1e-4)
-        assert hit_ids(await store.semantic_ranking(build.axis(0), sees(A, None), 2)) == ids(
-            [exact, near]
-        )
+        assert hit_ids(
+            await store.semantic_ranking(build.axis(0), sees(A, None), 2, space=build.space)
+        ) == ids([exact, near])
 
     async def test_semantic_ranking_in_an_empty_store_finds_nothing(
         self, store: MemoryStore, build: Builder
     ) -> None:
-        assert await store.semantic_ranking(build.axis(0), sees(A, U1), 10) == []
+        assert await store.semantic_ranking(build.axis(0), sees(A, U1), 10, space=build.space) == []
 
     async def test_a_user_sees_agent_facts_and_only_their_own_user_facts(
         self, store: MemoryStore, build: Builder
@@ -52,7 +54,11 @@ class SearchContract(StoreFixtures):
         await store.add_facts(facts, [build.at_cosine(0.9)] * len(facts))
 
         async def found(visibility: FactVisibility) -> set[str]:
-            return set(hit_ids(await store.semantic_ranking(build.axis(0), visibility, 10)))
+            return set(
+                hit_ids(
+                    await store.semantic_ranking(build.axis(0), visibility, 10, space=build.space)
+                )
+            )
 
         assert await found(sees(A, U1)) == {agent.id, mine.id}
         assert await found(sees(A, None)) == {agent.id}
@@ -67,7 +73,7 @@ class SearchContract(StoreFixtures):
         await store.add_facts(hidden, [build.axis(0)] * len(hidden))
         mine = [build.fact(f"my fact {n}", user=U1) for n in range(7)]
         await store.add_facts(mine, [build.at_cosine(0.5 + n / 20) for n in range(7)])
-        hits = await store.semantic_ranking(build.axis(0), sees(A, U1), limit=5)
+        hits = await store.semantic_ranking(build.axis(0), sees(A, U1), limit=5, space=build.space)
         assert hit_ids(hits) == ids(mine[::-1][:5])
 
     async def test_keyword_ranking_ranks_more_matching_terms_higher(
@@ -105,7 +111,9 @@ class SearchContract(StoreFixtures):
         await store.add_facts([live, dead, stored_retired], [build.axis(0)] * 3)
         await store.update_fact(dead.retired(T0, "contradicted", live.id), None, 1)
         visible = sees(A, U1)
-        assert hit_ids(await store.semantic_ranking(build.axis(0), visible, 10)) == [live.id]
+        assert hit_ids(
+            await store.semantic_ranking(build.axis(0), visible, 10, space=build.space)
+        ) == [live.id]
         assert hit_ids(await store.keyword_ranking("John works", visible, 10)) == [live.id]
         assert ids(await store.recent_facts(visible, T0 - timedelta(days=1), 10)) == [live.id]
 
@@ -131,12 +139,47 @@ class SearchContract(StoreFixtures):
         new_space = EmbeddingSpace("contract-embedder-v2", space.dimension)
         await store.reembed_facts(new_space, {moved.id: build.axis(1)})
         assert await store.embedding_space() == new_space
-        hits = await store.semantic_ranking(build.axis(1), sees(A, None), 10)
+        hits = await store.semantic_ranking(build.axis(1), sees(A, None), 10, space=new_space)
         assert hit_ids(hits) == [moved.id]
         with pytest.raises(EmbeddingSpaceError):
             await store.add_facts([build.fact("old space")], [build.axis(2)])
+        with pytest.raises(EmbeddingSpaceError):  # nor is the old space searched any more
+            await store.semantic_ranking(build.axis(0), sees(A, None), 10, space=space)
         newcomer = build.fact("new space", space=new_space)
         assert await store.add_facts([newcomer], [build.axis(1)]) == [newcomer]
         await store.reembed_facts(new_space, {unmoved.id: build.axis(1)})
-        hits = await store.semantic_ranking(build.axis(1), sees(A, None), 10)
+        hits = await store.semantic_ranking(build.axis(1), sees(A, None), 10, space=new_space)
         assert set(hit_ids(hits)) == {moved.id, unmoved.id, newcomer.id}
+
+    async def test_a_query_of_another_model_is_refused_even_of_the_same_dimension(
+        self, store: MemoryStore, build: Builder, space: EmbeddingSpace
+    ) -> None:
+        other = EmbeddingSpace("another-model", space.dimension)
+        visible = sees(A, None)
+        # No space yet: a query of any space ranks nothing.
+        assert await store.semantic_ranking(build.axis(0), visible, 10, space=other) == []
+        await store.add_facts([build.fact("Mars festival budget")], [build.axis(0)])
+        with pytest.raises(EmbeddingSpaceError) as caught:
+            await store.semantic_ranking(build.axis(0), visible, 10, space=other)
+        assert space.model in str(caught.value)
+        assert "another-model" in str(caught.value)
+        wider = EmbeddingSpace(space.model, space.dimension + 1)
+        with pytest.raises(EmbeddingSpaceError):
+            await store.semantic_ranking([1.0] * wider.dimension, visible, 10, space=wider)
+        with pytest.raises(EmbeddingSpaceError):  # the vector disagrees with its space
+            await store.semantic_ranking([1.0] * (space.dimension - 1), visible, 10, space=space)
+
+    async def test_a_fact_not_yet_reembedded_moves_when_updated_with_a_new_vector(
+        self, store: MemoryStore, build: Builder, space: EmbeddingSpace
+    ) -> None:
+        moved, unmoved = build.fact("moved fact"), build.fact("unmoved fact")
+        await store.add_facts([moved, unmoved], [build.axis(0), build.axis(0)])
+        new_space = EmbeddingSpace("contract-embedder-v2", space.dimension)
+        await store.reembed_facts(new_space, {moved.id: build.axis(1)})
+        stale = unmoved.revised("unmoved fact, edited", T0, space=space)
+        with pytest.raises(EmbeddingSpaceError):  # a vector of the old space is refused
+            await store.update_fact(stale, build.axis(2), 1)
+        edited = unmoved.revised("unmoved fact, edited", T0, space=new_space)
+        assert await store.update_fact(edited, build.axis(2), 1) == edited
+        hits = await store.semantic_ranking(build.axis(2), sees(A, None), 10, space=new_space)
+        assert hit_ids(hits)[0] == unmoved.id

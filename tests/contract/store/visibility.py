@@ -104,10 +104,13 @@ async def _check_semantic(
     store: MemoryStore, build: Builder, viewer: FactVisibility, visible: set[str], limit: int
 ) -> None:
     query = build.hashed("any query")
-    some = {h.id for h in await store.semantic_ranking(query, viewer, limit)}
+    some = {h.id for h in await store.semantic_ranking(query, viewer, limit, space=build.space)}
     assert some <= visible
     assert len(some) == min(limit, len(visible))
-    every = {h.id for h in await store.semantic_ranking(query, viewer, len(visible) + 1)}
+    every = {
+        h.id
+        for h in await store.semantic_ranking(query, viewer, len(visible) + 1, space=build.space)
+    }
     assert every == visible
 
 

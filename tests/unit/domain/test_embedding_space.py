@@ -20,6 +20,15 @@ def test_another_model_is_refused_with_a_way_forward() -> None:
     assert "all-MiniLM-L6-v2" in str(caught.value)
 
 
+def test_another_model_of_the_same_dimension_is_refused_naming_both_and_the_command() -> None:
+    with pytest.raises(EmbeddingSpaceError) as caught:
+        SMALL.require_same(EmbeddingSpace("text-embedding-3-large", 1536))
+    text = str(caught.value)
+    assert "text-embedding-3-small" in text
+    assert "text-embedding-3-large" in text
+    assert "`eden-memory reembed --agent AGENT_ID`" in text
+
+
 def test_the_same_model_with_another_dimension_is_refused() -> None:
     with pytest.raises(EmbeddingSpaceError):
         SMALL.require_same(EmbeddingSpace("text-embedding-3-small", 512))

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import (
     ConsolidatedMemory,
@@ -20,6 +21,8 @@ from eden_memory.domain.models.messages import MAX_MESSAGE_CHARS
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import content_hash
 from tests.unit.domain.builders import PROPERTY, T0, line_text, make_fact, make_reflection
+
+NEXT = EmbeddingSpace("next-embedder", 8)
 
 NAIVE = datetime(2025, 6, 1, 12, 0)
 
@@ -88,11 +91,13 @@ def test_a_fact_holds_any_one_line_text_and_its_hash(text: str) -> None:
 def test_a_revised_fact_keeps_the_old_content_in_its_history() -> None:
     fact = make_fact(content="Alice lives in Paris")
     later = T0 + timedelta(days=1)
-    revised = fact.revised("Alice lives in Lyon", later, reason="moved")
+    revised = fact.revised("Alice lives in Lyon", later, reason="moved", space=NEXT)
     assert revised.content == "Alice lives in Lyon"
     assert revised.version == 2
     assert revised.updated_at == later
     assert revised.content_hash == content_hash("Alice lives in Lyon")
+    # The new content was embedded by NEXT: the fact says so, whatever embedded the old one.
+    assert revised.embedding_space == NEXT
     assert len(revised.history) == 1
     old = revised.history[0]
     assert (old.version, old.content, old.replaced_at, old.reason) == (
@@ -111,7 +116,7 @@ def test_revisions_accumulate_every_previous_content(contents: list[str]) -> Non
     fact = make_fact(content="first")
     seen = [fact.content]
     for n, content in enumerate(contents, start=1):
-        fact = fact.revised(content, T0 + timedelta(minutes=n))
+        fact = fact.revised(content, T0 + timedelta(minutes=n), space=fact.embedding_space)
         seen.append(fact.content)
     assert fact.version == len(contents) + 1
     assert [r.content for r in fact.history] == seen[:-1]

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from mongomock_motor import AsyncMongoMockClient
 
 from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
@@ -17,6 +18,7 @@ A = AgentId("agent-a")
 U1 = UserId("user-1")
 MODEL = "test-embedder"
 DIM = 4
+SPACE = EmbeddingSpace(MODEL, DIM)
 
 
 def fact(

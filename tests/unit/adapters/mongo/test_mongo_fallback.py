@@ -12,7 +12,7 @@ from eden_memory.adapters.stores.mongo.capabilities import SCALE_WARNING
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility, Scope
 from eden_memory.ports.stores import RankedFact
-from tests.unit.adapters.mongo.builders import U1, A, axis, fact, mongomock_store
+from tests.unit.adapters.mongo.builders import SPACE, U1, A, axis, fact, mongomock_store
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
 VIEWER = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
@@ -35,7 +35,7 @@ async def test_mongomock_is_detected_once_and_warned_about_once(
     await store.add_facts([tea, coffee], [axis(0), axis(1)])
     with caplog.at_level(logging.WARNING):
         for _ in range(3):
-            assert ids(await store.semantic_ranking(axis(0), VIEWER, 1)) == [tea.id]
+            assert ids(await store.semantic_ranking(axis(0), VIEWER, 1, space=SPACE)) == [tea.id]
             assert ids(await store.keyword_ranking("tea", VIEWER, 5)) == [tea.id]
     assert store.ctx.atlas.available is False
     assert scale_warnings(caplog) == 1
@@ -49,7 +49,7 @@ async def test_a_server_answering_command_not_supported_falls_back() -> None:
     store = MongoStore(FakeAtlasDatabase(atlas))
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
-    ranking = await store.semantic_ranking(axis(0), VIEWER, 5)
+    ranking = await store.semantic_ranking(axis(0), VIEWER, 5, space=SPACE)
     assert ranking == [RankedFact(tea.id, 1.0)]
     assert store.ctx.atlas.available is False
     await store.keyword_ranking("tea", VIEWER, 5)
@@ -62,12 +62,12 @@ async def test_atlas_indexes_still_building_are_bridged_by_the_exact_path() -> N
     store = MongoStore(FakeAtlasDatabase(atlas))
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
-    assert ids(await store.semantic_ranking(axis(0), VIEWER, 5)) == [tea.id]
+    assert ids(await store.semantic_ranking(axis(0), VIEWER, 5, space=SPACE)) == [tea.id]
     assert atlas.pipelines == []  # not queryable yet: nothing sent to Atlas Search
     assert store.ctx.atlas.available is True
     store.ctx.atlas.next_probe = 0.0  # the probe interval has passed
     atlas.answers["$vectorSearch"] = [(tea.id, 1.0)]
-    assert ids(await store.semantic_ranking(axis(0), VIEWER, 5)) == [tea.id]
+    assert ids(await store.semantic_ranking(axis(0), VIEWER, 5, space=SPACE)) == [tea.id]
     assert len(atlas.pipelines) == 1
 
 
@@ -97,9 +97,9 @@ async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally() -
     await store.add_facts([both, semantic_only], [axis(0), axis(1)])
     atlas.answers["$vectorSearch"] = [(semantic_only.id, 0.95), (both.id, 0.9)]
     atlas.answers["$search"] = [(both.id, 3.0)]
-    fused = await store.hybrid_search("tea", axis(0), VIEWER, 5)
+    fused = await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
     assert ids(fused) == [both.id, semantic_only.id]
     assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
     assert store.ctx.rank_fusion is False
-    await store.hybrid_search("tea", axis(0), VIEWER, 5)
+    await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
     assert [next(iter(p[0])) for p in atlas.pipelines].count("$rankFusion") == 1

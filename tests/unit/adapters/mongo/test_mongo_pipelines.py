@@ -12,7 +12,7 @@ from eden_memory.adapters.stores.mongo.options import IdMode, SearchIndexNames
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
 from eden_memory.domain.scopes import FactVisibility, Scope
 from eden_memory.ports.stores import RankedFact
-from tests.unit.adapters.mongo.builders import MODEL, U1, A, axis, fact
+from tests.unit.adapters.mongo.builders import MODEL, SPACE, U1, A, axis, fact
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
 Doc = dict[str, Any]
@@ -149,7 +149,7 @@ async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -
     near = fact("near", user=U1)
     await store.add_facts([near], [axis(0)])
     atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
-    ranking = await store.semantic_ranking(axis(0), VISIBLE, 10)
+    ranking = await store.semantic_ranking(axis(0), VISIBLE, 10, space=SPACE)
     assert atlas.pipelines == [VECTOR_GOLDEN]
     assert [r.id for r in ranking] == [near.id]
     assert ranking[0].score == pytest.approx(0.8)
@@ -171,7 +171,7 @@ async def test_hybrid_search_fuses_on_the_server_when_asked() -> None:
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
     atlas.answers["$rankFusion"] = [(tea.id, 2 / 61)]
-    fused = await store.hybrid_search("green tea", axis(0), VISIBLE, 10)
+    fused = await store.hybrid_search("green tea", axis(0), VISIBLE, 10, space=SPACE)
     assert atlas.pipelines == [FUSION_GOLDEN]
     assert [r.id for r in fused] == [tea.id]
     assert fused[0].score == pytest.approx(2 / 61)

@@ -16,7 +16,7 @@ from eden_memory.domain.errors import StoreUnavailableError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility, Scope
 from tests.unit.adapters.mongo import wire_server
-from tests.unit.adapters.mongo.builders import T0, A, axis, fact
+from tests.unit.adapters.mongo.builders import SPACE, T0, A, axis, fact
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
 Client = AsyncMongoClient[dict[str, object]]
@@ -43,7 +43,7 @@ async def test_reads_and_writes_against_a_closed_port_are_unavailable(nowhere: C
     for call in (
         store.get_facts([FactId("fact-1")]),
         store.add_facts([fact("Alice likes tea")], [axis(0)]),
-        store.semantic_ranking(axis(0), viewer, 5),
+        store.semantic_ranking(axis(0), viewer, 5, space=SPACE),
         store.keyword_ranking("tea", viewer, 5),
         store.recent_facts(viewer, T0, 5),
     ):

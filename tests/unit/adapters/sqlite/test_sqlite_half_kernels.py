@@ -177,8 +177,8 @@ async def test_a_store_on_an_avx512_fp16_cpu_searches_in_half_precision_like_sin
         await SqliteStore.open(path, vector_precision="single") as single,
     ):
         await halved.add_facts([fact(f"f{n}", None, SPACE16) for n in range(40)], vectors)
-        got = await halved.semantic_ranking(query, VIEWER, 10)
-        want = await single.semantic_ranking(query, VIEWER, 10)
+        got = await halved.semantic_ranking(query, VIEWER, 10, space=SPACE16)
+        want = await single.semantic_ranking(query, VIEWER, 10, space=SPACE16)
     assert [r.id for r in got] == [r.id for r in want]
     assert [r.score for r in got] == pytest.approx([r.score for r in want], abs=1e-6)
     assert not simd.get_capabilities()["sapphire"]

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope
 
 T0 = datetime(2026, 2, 1, 9, 30, tzinfo=UTC)
+SPACE = EmbeddingSpace("test-embedder", 2)
 A, U = AgentId("agent"), UserId("user")
 VIEWER = FactVisibility(A, U, frozenset({Scope.AGENT, Scope.USER}))
 
@@ -42,8 +44,8 @@ def fact(n: int, content: str, status: FactStatus = FactStatus.ACTIVE) -> Fact:
         formed_at=T0,
         created_at=T0,
         updated_at=T0,
-        embedding_model="test-embedder",
-        embedding_dim=2,
+        embedding_model=SPACE.model,
+        embedding_dim=SPACE.dimension,
         status=status,
     )
 
@@ -111,7 +113,9 @@ async def test_a_sound_old_file_is_upgraded_without_a_repair(
     await version_2_file(path, edit=False)
     with caplog.at_level(logging.WARNING, logger="eden_memory.store"):
         async with await SqliteStore.open(path) as store:
-            await store.update_fact(fact(2, "hello you").revised("hello there", T0), None, 1)
+            await store.update_fact(
+                fact(2, "hello you").revised("hello there", T0, space=SPACE), None, 1
+            )
             assert await found(store, "hello") == {"fact-1", "fact-2"}
             assert await found(store, "there") == {"fact-2"}
     assert not [r for r in caplog.records if "keyword index" in r.getMessage()]

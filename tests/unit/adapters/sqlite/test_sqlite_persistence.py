@@ -64,7 +64,7 @@ async def test_memory_survives_closing_and_reopening(tmp_path: Path) -> None:
     async with await SqliteStore.open(path) as store:
         assert await store.get_facts([stored.id]) == [stored]
         assert await store.embedding_space() == SPACE
-        hits = await store.semantic_ranking([1.0, 0.0, 0.0, 0.0], VIEWER, 5)
+        hits = await store.semantic_ranking([1.0, 0.0, 0.0, 0.0], VIEWER, 5, space=SPACE)
         assert [h.id for h in hits] == [stored.id]
         assert [h.id for h in await store.keyword_ranking("green tea", VIEWER, 5)] == [stored.id]
         assert await store.get_reflection(reflection.id) == reflection
@@ -141,7 +141,7 @@ async def test_a_write_waiting_for_a_lock_does_not_block_the_event_loop(tmp_path
         for _ in range(10):
             await asyncio.sleep(0.01)
             ticks += 1
-        assert await store.semantic_ranking([1.0, 0, 0, 0], VIEWER, 5) == []
+        assert await store.semantic_ranking([1.0, 0, 0, 0], VIEWER, 5, space=SPACE) == []
         assert not write.done()
         assert ticks == 10
         holder.rollback()

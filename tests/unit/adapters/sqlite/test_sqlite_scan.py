@@ -124,8 +124,8 @@ async def test_half_precision_ranks_exactly_like_single_precision(
         await halved.add_facts(
             [fact(f"f{n}", None, SPACE16) for n in range(count)], vectors.tolist()
         )
-        got = await halved.semantic_ranking(query, VIEWER, limit)
-        every = await single.semantic_ranking(query, VIEWER, count)
+        got = await halved.semantic_ranking(query, VIEWER, limit, space=SPACE16)
+        every = await single.semantic_ranking(query, VIEWER, count, space=SPACE16)
     # The best ``limit`` float32 scores, each reported for a fact that has it (among tied
     # facts, either may come first), every fact once.
     assert [r.score for r in got] == pytest.approx([r.score for r in every[:limit]], abs=1e-6)
@@ -148,7 +148,7 @@ async def search(path, fill=False):
             vectors = np.random.default_rng(1).standard_normal((20000, 16)).tolist()
             facts = [fact(f"f{n}", None, SPACE16) for n in range(20000)]
             await store.add_facts(facts, vectors)
-        return len(await store.semantic_ranking(query, VIEWER, 5))
+        return len(await store.semantic_ranking(query, VIEWER, 5, space=SPACE16))
 
 path = sys.argv[1]
 assert asyncio.run(search(path, fill=True)) == 5  # the parent's scan starts its threads

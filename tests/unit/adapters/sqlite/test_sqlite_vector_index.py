@@ -50,11 +50,11 @@ class Pair:
     reader: SqliteStore
     writer: SqliteStore
 
-    async def ranked(self, vector: list[float]) -> list[str]:
-        return [h.id for h in await self.reader.semantic_ranking(vector, VIEWER, 10)]
+    async def ranked(self, vector: list[float], space: EmbeddingSpace = SPACE) -> list[str]:
+        return [h.id for h in await self.reader.semantic_ranking(vector, VIEWER, 10, space=space)]
 
     async def scores(self, vector: list[float]) -> dict[str, float]:
-        hits = await self.reader.semantic_ranking(vector, VIEWER, 10)
+        hits = await self.reader.semantic_ranking(vector, VIEWER, 10, space=SPACE)
         return {h.id: round(h.score, 5) for h in hits}
 
 
@@ -91,9 +91,9 @@ async def test_a_reembedding_elsewhere_switches_the_space(pair: Pair) -> None:
     assert set(await pair.ranked(X)) == {"a", "b"}
     v2 = EmbeddingSpace("m2", 3)
     await pair.writer.reembed_facts(v2, {FactId("a"): Z})
-    assert await pair.ranked(Z) == ["a"]
+    assert await pair.ranked(Z, v2) == ["a"]
     await pair.writer.add_facts([fact("c", space=v2)], [Y])
-    assert await pair.ranked(Z) == ["a", "c"]
+    assert await pair.ranked(Z, v2) == ["a", "c"]
 
 
 async def test_a_scope_deleted_elsewhere_leaves_the_index(pair: Pair) -> None:
@@ -155,7 +155,7 @@ async def test_vectors_with_nan_or_infinity_are_refused(pair: Pair) -> None:
         await pair.writer.add_facts([fact("a")], [[1e39, 0.0, 0.0]])
     await pair.writer.add_facts([fact("a")], [X])
     with pytest.raises(InvalidInputError):
-        await pair.reader.semantic_ranking([float("inf"), 0.0, 0.0], VIEWER, 3)
+        await pair.reader.semantic_ranking([float("inf"), 0.0, 0.0], VIEWER, 3, space=SPACE)
 
 
 async def test_a_fact_moved_to_another_scope_moves_in_the_index(pair: Pair) -> None:
@@ -163,8 +163,10 @@ async def test_a_fact_moved_to_another_scope_moves_in_the_index(pair: Pair) -> N
     await pair.writer.add_facts([mine], [X])
     other_user = FactVisibility(A, UserId("someone-else"), VIEWER.scopes)
     assert await pair.ranked(X) == ["mine"]
-    assert await pair.reader.semantic_ranking(X, other_user, 5) == []
+    assert await pair.reader.semantic_ranking(X, other_user, 5, space=SPACE) == []
     await pair.writer.update_fact(mine.evolve(scope=Scope.AGENT, user_id=None), None, 1)
     assert await pair.ranked(X) == ["mine"]
-    assert [h.id for h in await pair.reader.semantic_ranking(X, other_user, 5)] == ["mine"]
+    assert [h.id for h in await pair.reader.semantic_ranking(X, other_user, 5, space=SPACE)] == [
+        "mine"
+    ]
     assert await pair.reader.count_facts(mine.key) == 0
