@@ -45,7 +45,10 @@ class BoundedCache(Generic[K, V]):
             del self._by_age[oldest]
 
     def evict_expired(self, now: datetime) -> None:
-        # Stored times only grow (a clock set back only delays eviction; readers check age).
+        # Entries are in the order they were stored, which is nearly the order of their times:
+        # a context built concurrently may carry an earlier time than the one before it, and
+        # a clock set back does the same. Such an entry leaves a little late, never served
+        # stale (readers check its age).
         while self._by_age:
             key, stored_at = next(iter(self._by_age.items()))
             if now - stored_at < self.ttl:

@@ -1,4 +1,8 @@
-"""search_facts: up to three queries, each a semantic and a keyword search fused by RRF."""
+"""search_facts: up to three queries, each a semantic and a keyword search, fused.
+
+The semantic floor is the embedder's calibrated one unless settings fix it
+(``application/calibration.py``); fusion is by scaled scores or by RRF (``domain/ranking.py``).
+"""
 
 from __future__ import annotations
 
@@ -9,13 +13,23 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
-from eden_memory.domain.ranking import FusedHit, Hit, fuse, merge_queries, single
+from eden_memory.domain.ranking import (
+    FusedHit,
+    Fusion,
+    FusionRule,
+    FusionWeights,
+    Hit,
+    fuse,
+    merge_queries,
+    single,
+)
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.ports.clock import Clock
@@ -32,7 +46,7 @@ class SearchMode(StrEnum):
 @dataclass(frozen=True)
 class SearchResult:
     fact: Fact
-    score: float  # the RRF score in hybrid mode, the retriever's own score otherwise
+    score: float  # the fused score in hybrid mode, the retriever's own score otherwise
     semantic_score: float | None
     keyword_score: float | None
 
@@ -49,6 +63,7 @@ class QueryDebug:
 class SearchDebug:
     mode: str
     thresholds: dict[str, float]
+    fusion: str = ""  # e.g. "score 0.7/0.3" or "rrf k=60 1.0/1.0"
     queries: list[QueryDebug] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -82,6 +97,7 @@ class FactSearch:
     embedder: Embedder
     clock: Clock
     settings: SearchSettings
+    calibrations: Calibrations
     # Access counts are bookkeeping: a host may batch them off the caller's path.
     track: Callable[[list[FactId], datetime], None] | None = None
 
@@ -100,10 +116,11 @@ class FactSearch:
             raise InvalidInputError("search_facts is not offered: user and agent memory are off")
         seconds: dict[str, float] = {}
         vectors = await self._embed(queries, mode, seconds)
+        rule = await self._rule(thresholds)
         started = time.perf_counter()
         per_query = await asyncio.gather(
             *(
-                self._one(q, v, scopes.visibility, k, mode, thresholds)
+                self._one(q, v, scopes.visibility, k, mode, rule)
                 for q, v in zip(queries, vectors, strict=True)
             )
         )
@@ -113,7 +130,7 @@ class FactSearch:
         facts = await visible_facts(self.store, [FactId(h.id) for h in merged], scopes.visibility)
         seconds["read_facts"] = time.perf_counter() - started
         results = [
-            SearchResult(facts[FactId(h.id)], h.rrf_score, h.semantic_score, h.keyword_score)
+            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score)
             for h in merged
             if h.id in facts
         ]
@@ -126,7 +143,12 @@ class FactSearch:
             self.track(found, self.clock.now())
         if not debug:
             return SearchResponse(results)
-        info = SearchDebug(mode.value, self._thresholds(thresholds), [d for d, _ in per_query])
+        limits = {
+            "semantic": rule.semantic_threshold,
+            "text": rule.text_threshold,
+            "fused": rule.fused_threshold,
+        }
+        info = SearchDebug(mode.value, limits, _describe(rule), [d for d, _ in per_query])
         info.seconds = seconds
         return SearchResponse(results, info)
 
@@ -147,29 +169,21 @@ class FactSearch:
         visibility: FactVisibility,
         k: int,
         mode: SearchMode,
-        thresholds: bool,
+        rule: FusionRule,
     ) -> tuple[QueryDebug, list[FusedHit]]:
         depth = k * self.settings.candidates_per_list
         sem, kw = await asyncio.gather(
             self._semantic(vector, visibility, depth, mode),
             self._keyword(query, visibility, depth, mode),
         )
-        limits = self._thresholds(thresholds)
         sem_hits = [Hit(r.id, r.score) for r in sem]
         kw_hits = [Hit(r.id, r.score) for r in kw]
         if mode is SearchMode.SEMANTIC:
-            fused = single(sem_hits, limits["semantic"], semantic=True)
+            fused = single(sem_hits, rule.semantic_threshold, semantic=True)
         elif mode is SearchMode.KEYWORD:
-            fused = single(kw_hits, limits["text"], semantic=False)
+            fused = single(kw_hits, rule.text_threshold, semantic=False)
         else:
-            fused = fuse(
-                sem_hits,
-                kw_hits,
-                k=self.settings.rrf_k,
-                semantic_threshold=limits["semantic"],
-                text_threshold=limits["text"],
-                rrf_threshold=limits["rrf"],
-            )
+            fused = fuse(sem_hits, kw_hits, rule)
         fused = fused[:k]
         info = QueryDebug(
             query, [(h.id, h.score) for h in sem_hits], [(h.id, h.score) for h in kw_hits], fused
@@ -193,12 +207,22 @@ class FactSearch:
             return []
         return await self.store.keyword_ranking(query, visibility, depth)
 
-    def _thresholds(self, on: bool) -> dict[str, float]:
-        if not on:
-            return {"semantic": -1.0, "text": float("-inf"), "rrf": 0.0}
-        text = self.settings.text_threshold
-        return {
-            "semantic": self.settings.semantic_threshold,
-            "text": self.store.text_score_threshold if text is None else text,
-            "rrf": self.settings.rrf_threshold,
-        }
+    async def _rule(self, thresholds: bool) -> FusionRule:
+        """The fusion and floors of this search (every floor off when ``thresholds`` is off)."""
+        s = self.settings
+        weights = FusionWeights(s.semantic_weight, s.keyword_weight)
+        if not thresholds:
+            return FusionRule(s.fusion, weights, s.rrf_k, -1.0, float("-inf"), 0.0)
+        semantic = s.semantic_threshold
+        if semantic is None:
+            semantic = (await self.calibrations.current()).search_floor
+        text = self.store.text_score_threshold if s.text_threshold is None else s.text_threshold
+        fused = s.rrf_threshold if s.fusion is Fusion.RRF else s.score_threshold
+        return FusionRule(s.fusion, weights, s.rrf_k, semantic, text, fused)
+
+
+def _describe(rule: FusionRule) -> str:
+    weights = f"{rule.weights.semantic:g}/{rule.weights.keyword:g}"
+    if rule.fusion is Fusion.RRF:
+        return f"rrf k={rule.rrf_k} {weights}"
+    return f"score {weights}"

@@ -13,6 +13,7 @@ from typing import Any
 
 from eden_memory.application.access import AccessTracker
 from eden_memory.application.background import BackgroundTasks
+from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.context import ContextAssembler, MemoryContext
 from eden_memory.application.conversation import Conversation
@@ -63,13 +64,14 @@ class MemoryService:
             else ModelRouter.single(llm, self.settings.models)
         )
         self._context = ContextAssembler(store, clock, self.settings)
+        calibrations = Calibrations(embedder)
         formation = Formation(
-            store, embedder, models, clock, self.settings, self._context.invalidate
+            store, embedder, models, clock, self.settings, self._context.invalidate, calibrations
         )
         self.background = BackgroundTasks()
         self._access = AccessTracker(store)
         self._search = FactSearch(
-            store, embedder, clock, self.settings.search, track=self._track_access
+            store, embedder, clock, self.settings.search, calibrations, track=self._track_access
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(formation, self.background, self._keep(on_report))

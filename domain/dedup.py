@@ -15,7 +15,6 @@ from enum import StrEnum
 from eden_memory.domain.errors import InvalidMemoryTextError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import Scope
-from eden_memory.domain.settings import DedupSettings
 from eden_memory.domain.text import content_hash, single_line
 
 
@@ -136,11 +135,11 @@ def drop_exact_duplicates(
     return tuple(kept), tuple(dropped)
 
 
-def select_candidates(hits: Sequence[Candidate], settings: DedupSettings) -> tuple[Candidate, ...]:
-    """The most similar hits at or above the similarity floor, at most ``candidates_per_fact``."""
-    eligible = [h for h in hits if h.similarity >= settings.min_similarity]
+def select_candidates(hits: Sequence[Candidate], limit: int, floor: float) -> tuple[Candidate, ...]:
+    """The ``limit`` most similar hits at or above the similarity ``floor``."""
+    eligible = [h for h in hits if h.similarity >= floor]
     eligible.sort(key=lambda h: (-h.similarity, h.fact_id))
-    return tuple(eligible[: settings.candidates_per_fact])
+    return tuple(eligible[:limit])
 
 
 def may_cover(candidate: Scope, new: Scope) -> bool:

@@ -10,6 +10,7 @@ from typing import Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.scopes import Scope
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -42,7 +43,8 @@ class FactSettings(_Settings):
 class DedupSettings(_Settings):
     enabled: bool = True
     candidates_per_fact: Positive = 5
-    min_similarity: Unit = 0.7
+    # None: the floor calibrated for the embedder's model (domain/calibration.py).
+    min_similarity: Unit | None = None
 
 
 class RoleWeights(_Settings):
@@ -75,10 +77,16 @@ class ReflectionSettings(_Settings):
 
 
 class SearchSettings(_Settings):
-    semantic_threshold: Unit = 0.65
+    # None: the floor calibrated for the embedder's model (domain/calibration.py).
+    semantic_threshold: Unit | None = None
     # None: the store's calibrated threshold (Atlas scores: 1.5; see docs/decisions.md).
     text_threshold: NonNegative | None = None
-    rrf_threshold: Unit = 0.015
+    # How hybrid search fuses its lists (domain/ranking.py); weights from benchmarks/fusion.py.
+    fusion: Fusion = Fusion.SCORE
+    semantic_weight: NonNegative = 0.7
+    keyword_weight: NonNegative = 0.3
+    score_threshold: Unit = 0.0  # floor on the fused score of ``score`` fusion
+    rrf_threshold: Unit = 0.015  # floor on the fused score of ``rrf`` fusion
     rrf_k: Positive = 60
     default_top_k: Positive = 10
     max_top_k: Positive = 50

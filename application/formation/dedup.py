@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter, embed
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.planned import PlannedFacts
@@ -65,6 +66,7 @@ class FactWriter:
     models: ModelRouter
     clock: Clock
     settings: MemorySettings
+    calibrations: Calibrations
 
     async def plan(
         self, extracted: Sequence[SourcedFact], scopes: ActiveScopes, report: FormationReport
@@ -97,6 +99,17 @@ class FactWriter:
             dict(zip(rewritten, fresh, strict=True)),
         )
 
+    async def with_vectors(self, planned: PlannedFacts, report: FormationReport) -> PlannedFacts:
+        """``planned`` with the vectors of every text it writes, from one embedding call."""
+        said = [s.fact.content for s in planned.kept]
+        rewritten = _rewritten_texts(planned.plan, planned.kept)
+        vectors = await embed(self.embedder, said + rewritten, report.usage)
+        return replace(
+            planned,
+            vectors=vectors[: len(said)],
+            rewritten=dict(zip(rewritten, vectors[len(said) :], strict=True)),
+        )
+
     async def write(
         self, planned: PlannedFacts, scopes: ActiveScopes, report: FormationReport
     ) -> list[Fact]:
@@ -126,6 +139,9 @@ class FactWriter:
         if not self.settings.dedup.enabled:
             return [() for _ in vectors], {}
         limit, space = self.settings.dedup.candidates_per_fact, self.embedder.space
+        floor = self.settings.dedup.min_similarity
+        if floor is None:
+            floor = (await self.calibrations.current()).dedup_floor
         rankings = await asyncio.gather(
             *(
                 self.store.semantic_ranking(v, scopes.visibility, limit, space=space)
@@ -142,7 +158,8 @@ class FactWriter:
                     # Never a fact of this very batch: only what was known before it.
                     if r.id in facts and r.id not in batch
                 ],
-                self.settings.dedup,
+                limit,
+                floor,
             )
             for ranking in rankings
         ]

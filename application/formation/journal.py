@@ -8,6 +8,9 @@ another, and a merge it had done would hide the fact it merged. So the plan is s
 of deciding again; every step of it is idempotent (ids derived from the messages, merges
 marked with the fact they merged, compare-and-set on the versions seen when planning).
 ``complete_claim`` clears the plan together with marking the messages formed.
+
+The plan holds texts, not vectors: it stays a few kilobytes, and a retry embeds its texts
+again in one call, in the store's space of the moment (a re-embedding may have moved it).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.planned import PlannedFacts
@@ -27,22 +30,22 @@ from eden_memory.domain.dedup import (
     RetireFact,
     UpdateFact,
 )
-from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.ids import FactId, MessageId
-from eden_memory.domain.scopes import Scope
+from eden_memory.domain.ids import FactId, MessageId, UserId
+from eden_memory.domain.scopes import ActiveScopes, Scope
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Fields a later release may add are ignored rather than making the plan unreadable.
+    model_config = ConfigDict(frozen=True, extra="ignore")
 
 
 class _PlannedFact(_Frozen):
     id: FactId
     content: str
     scope: Scope
+    user_id: UserId | None  # the owner of a user fact when it was planned
     message_ids: tuple[MessageId, ...]
     said_at: datetime
-    vector: list[float]
 
 
 class _Operation(_Frozen):
@@ -59,52 +62,63 @@ class FormationJournal(_Frozen):
 
     format: Literal[1] = 1
     message_ids: tuple[MessageId, ...]
-    space: EmbeddingSpace  # of every vector below
     facts: tuple[_PlannedFact, ...] = ()
     operations: tuple[_Operation, ...] = ()
     versions: dict[FactId, int] = {}
-    rewritten: dict[str, list[float]] = {}
+
+    @model_validator(mode="after")
+    def _complete(self) -> FormationJournal:
+        for op in self.operations:
+            if not 0 <= op.fact_index < len(self.facts):
+                raise ValueError(f"an operation on fact {op.fact_index} of {len(self.facts)}")
+            if op.kind != "add" and op.target_id not in self.versions:
+                raise ValueError(f"no planned version of {op.target_id}")
+            _load(op)  # every operation must be usable
+        return self
 
     @classmethod
     def of(
-        cls, planned: PlannedFacts, message_ids: tuple[MessageId, ...], space: EmbeddingSpace
+        cls, planned: PlannedFacts, message_ids: tuple[MessageId, ...], scopes: ActiveScopes
     ) -> FormationJournal:
         facts = [
             _PlannedFact(
                 id=fact_id,
                 content=source.fact.content,
                 scope=source.fact.scope,
+                user_id=scopes.user_id if source.fact.scope is Scope.USER else None,
                 message_ids=source.message_ids,
                 said_at=source.said_at,
-                vector=vector,
             )
-            for source, fact_id, vector in zip(
-                planned.kept, planned.ids, planned.vectors, strict=True
-            )
+            for source, fact_id in zip(planned.kept, planned.ids, strict=True)
         ]
         operations = [_dump(op) for op in planned.plan.operations]
         return cls(
             message_ids=message_ids,
-            space=space,
             facts=tuple(facts),
             operations=tuple(op for op in operations if op is not None),
             versions=planned.versions,
-            rewritten=planned.rewritten,
         )
 
-    def planned(self) -> PlannedFacts:
-        """The plan to carry out again (its overrides were reported when it was made)."""
+    def planned(self, scopes: ActiveScopes) -> PlannedFacts:
+        """The plan to carry out again, without its vectors (``FactWriter.with_vectors``).
+
+        Operations on facts the conversation no longer admits are left out: a user fact when
+        the session gained a second user, or its user or agent memory was switched off.
+        """
         kept = [
             SourcedFact(NewFact(f.content, f.scope), f.message_ids, f.said_at) for f in self.facts
         ]
+        admitted = [_admits(scopes, f) for f in self.facts]
+        operations = tuple(_load(op) for op in self.operations if admitted[op.fact_index])
         return PlannedFacts(
-            DedupPlan(tuple(_load(op) for op in self.operations), ()),
-            kept,
-            [f.id for f in self.facts],
-            [f.vector for f in self.facts],
-            dict(self.versions),
-            dict(self.rewritten),
+            DedupPlan(operations, ()), kept, [f.id for f in self.facts], [], dict(self.versions)
         )
+
+
+def _admits(scopes: ActiveScopes, fact: _PlannedFact) -> bool:
+    if fact.scope not in scopes.fact_scopes:
+        return False
+    return fact.scope is not Scope.USER or fact.user_id == scopes.user_id
 
 
 def _dump(op: FactOperation) -> _Operation | None:

@@ -21,11 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter, timed
 from eden_memory.application.consolidation import Consolidator
+from eden_memory.application.formation import resume
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
-from eden_memory.application.formation.journal import FormationJournal
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.reports import FormationReport
 from eden_memory.domain.ids import ReflectionId
@@ -55,6 +56,10 @@ class Formation:
     clock: Clock
     settings: MemorySettings
     on_change: Callable[[Sequence[ScopeKey]], None] = lambda keys: None
+    calibrations: Calibrations | None = None  # the embedder's floors; made here if not given
+
+    def __post_init__(self) -> None:
+        self._floors = self.calibrations or Calibrations(self.embedder)
 
     async def run(self, agent_id: str, session_id: str, trigger: Trigger) -> FormationReport | None:
         """Form the session's pending messages if the trigger allows; None when nothing ran."""
@@ -98,23 +103,19 @@ class Formation:
         report.messages = len(claim.messages)
         scopes = resolve_scopes(self.settings.enabled, state.agent_config, state.identity)
         role = ModelRole.REFLECTION_PREMIUM if state.premium else ModelRole.REFLECTION_FREE
-        writer = FactWriter(self.store, self.embedder, self.models, self.clock, self.settings)
-        saved = self._saved_plan(claim)
-        if saved is not None:  # an interrupted formation's plan: finish it before anything else
-            report.resumed_plan = True
-            async with timed(report.stage_seconds, "fact_writes"):
-                await writer.write(saved.planned(), scopes, report)
-        covered = set(saved.message_ids) if saved is not None else set()
+        writer = FactWriter(
+            self.store, self.embedder, self.models, self.clock, self.settings, self._floors
+        )
+        saved = resume.saved_plan(claim)
+        # An interrupted formation's plan is finished before anything else is decided.
+        formed = [] if saved is None else await resume.resume(saved, writer, scopes, report)
+        covered = [] if saved is None else list(saved.message_ids)
         fresh = [m for m in claim.messages if m.id not in covered]
         planned = await self._plan_facts(writer, claim, fresh, scopes, report)
-        formed = (saved.planned().texts() if saved is not None else []) + planned.texts()
-        reflections = await self._reflections(claim, scopes, role, formed, report)
+        reflections = await self._reflections(claim, scopes, role, formed + planned.texts(), report)
         # Every read and model call is done: only writes remain, so a model or read failure
         # can never leave a formation half written, and a failed write is finished by a retry.
-        if planned.kept:
-            every = tuple(dict.fromkeys([*covered, *(m.id for m in claim.messages)]))
-            journal = FormationJournal.of(planned, every, self.embedder.space)
-            await self.store.save_plan(claim, journal.model_dump_json())
+        await resume.save(self.store, claim, planned, covered, scopes)
         async with timed(report.stage_seconds, "fact_writes"):
             await writer.write(planned, scopes, report)
         async with timed(report.stage_seconds, "buffer"):
@@ -130,25 +131,6 @@ class Formation:
             self.on_change(scopes.keys())
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
-
-    def _saved_plan(self, claim: Claim) -> FormationJournal | None:
-        if claim.plan is None:
-            return None
-        session = claim.session.session_id
-        try:
-            saved = FormationJournal.model_validate_json(claim.plan)
-        except ValueError as error:  # written by another release, or damaged: decide afresh
-            log.warning("a saved formation plan of session %s was unreadable: %s", session, error)
-            return None
-        if saved.space != self.embedder.space:  # the store was re-embedded since
-            log.warning(
-                "a saved formation plan of session %s holds vectors of %s, not of %s: unused",
-                session,
-                saved.space.model,
-                self.embedder.space.model,
-            )
-            return None
-        return saved
 
     async def _plan_facts(
         self,

@@ -76,7 +76,8 @@ class PlanExecutor:
             fact = self._fact(new_id, source.fact.content, source.fact.scope, source)
             [stored] = await self.store.add_facts([fact], [planned.vectors[op.fact_index]])
             self.report.overrides.append(Override(op.fact_index, None, DedupAction.ADD, str(error)))
-            self.report.facts_added.append(stored.id)
+            if stored.id == fact.id:  # not an active twin already stored
+                self.report.facts_added.append(stored.id)
             return stored
         self.report.facts_updated.append(merged.id)
         return merged

@@ -16,6 +16,7 @@ from rich.table import Table
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.cli import migrate
+from eden_memory.cli.calibrate import calibrate_command
 from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
 from eden_memory.cli.mcp import mcp_command
@@ -214,3 +215,4 @@ def register(app: typer.Typer) -> None:
     app.command("rollback-v1")(migrate.rollback_v1_command)
     app.command("setup-indexes")(setup_indexes_command)
     app.command("add-facts")(add_facts_command)
+    app.command("calibrate")(calibrate_command)

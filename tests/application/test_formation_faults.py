@@ -23,6 +23,7 @@ from mongomock_motor import AsyncMongoMockClient
 from eden_memory.adapters.stores.mongo import MongoStore
 from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.service import MemoryService
+from eden_memory.domain.errors import EmbeddingSpaceError
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import ConsolidationSettings, MemorySettings, ScopeNumbers
@@ -254,3 +255,73 @@ async def test_an_unreadable_saved_plan_is_reported_and_the_messages_are_planned
     assert not report.resumed_plan
     assert report.facts_added
     assert any("unreadable" in r.getMessage() for r in caplog.records)
+
+
+async def interrupted(make_store: StoreMaker) -> tuple[World, FaultPlan]:
+    """Session two's formation failed after its adds, before its merge and retirement."""
+    plan = FaultPlan()
+    world = await prepared(await make_store(), plan, JUDGE)
+    plan.arm(-1, after=False)
+    await form_until_done(world)
+    merge = plan.calls.index("store.update_fact")
+    plan = FaultPlan()
+    world = await prepared(await make_store(), plan, JUDGE)
+    plan.arm(merge, after=False)
+    with pytest.raises(InjectedFault):
+        await world.memory.form_memories(world.memory.conversation(AGENT, "s2", ["alice"]))
+    return world, plan
+
+
+def another_service(world: World, embedder: KeywordEmbedder) -> MemoryService:
+    return MemoryService(world.store, embedder, ScriptedLLM(JUDGE), world.clock, EAGER)
+
+
+async def budgets(world: World) -> dict[str, str]:
+    facts = await world.memory.management.list_facts("nova", status=None, limit=100)
+    return {f.content: f.status.value for f in facts if "budget" in f.content}
+
+
+async def test_a_saved_plan_leaves_out_user_facts_once_a_second_user_joined(
+    make_store: StoreMaker,
+) -> None:
+    world, _ = await interrupted(make_store)
+    group = world.memory.conversation(AGENT, "s2", ["alice", "bob"])
+    await world.memory.record_messages(group, world.messages("hello everyone", author="bob"))
+    report = await world.memory.form_memories(group)
+    assert report is not None
+    assert report.resumed_plan
+    assert await budgets(world) == {
+        "The Mars festival budget is 50000 dollars": "retired",
+        "The Mars festival budget is 60000 dollars": "active",
+        "The Mars festival budget is now 60000 dollars": "active",
+    }
+    facts = await world.memory.management.list_facts("nova", status=None, limit=100)
+    assert "Alice works at Acme Corp as CTO since March" not in {f.content for f in facts}
+    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    assert state is not None
+    assert state.pending_messages == 0
+
+
+async def test_a_worker_with_another_embedder_is_refused_and_the_plan_kept(
+    make_store: StoreMaker,
+) -> None:
+    world, _ = await interrupted(make_store)
+    wrong = another_service(world, KeywordEmbedder(model="keyword-other"))
+    with pytest.raises(EmbeddingSpaceError, match="keyword-other"):
+        await wrong.form_memories(wrong.conversation(AGENT, "s2", ["alice"]))
+    await form_until_done(world)
+    assert (await budgets(world))["The Mars festival budget is 50000 dollars"] == "retired"
+
+
+async def test_after_a_re_embedding_the_retry_embeds_the_plan_again_and_finishes_it(
+    make_store: StoreMaker,
+) -> None:
+    world, _ = await interrupted(make_store)
+    moved = another_service(world, KeywordEmbedder(model="keyword-other"))
+    await moved.reembed(["nova"])
+    report = await moved.form_memories(moved.conversation(AGENT, "s2", ["alice"]))
+    assert report is not None
+    assert report.resumed_plan
+    assert (await budgets(world))["The Mars festival budget is 50000 dollars"] == "retired"
+    facts = await moved.management.list_facts("nova", status=None, limit=100)
+    assert {f.embedding_model for f in facts} == {"keyword-other"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.journal import FormationJournal
 from eden_memory.application.formation.planned import PlannedFacts
@@ -15,12 +17,11 @@ from eden_memory.domain.dedup import (
     RetireFact,
     UpdateFact,
 )
-from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId, MessageId
-from eden_memory.domain.scopes import Scope
+from eden_memory.domain.scopes import AgentMemoryConfig, Scope, SessionIdentity, resolve_scopes
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-SPACE = EmbeddingSpace("keyword-hash", 2)
+SCOPES = resolve_scopes(True, AgentMemoryConfig("nova"), SessionIdentity("nova", "s", ("alice",)))
 
 
 def test_a_plan_survives_saving_and_loading_except_what_writes_nothing() -> None:
@@ -45,11 +46,50 @@ def test_a_plan_survives_saving_and_loading_except_what_writes_nothing() -> None
         {FactId("old-job"): 3, FactId("old-budget"): 1},
         {"Alice is CTO of Acme since March": [0.5, 0.6]},
     )
-    text = FormationJournal.of(planned, (MessageId("m1"), MessageId("m2")), SPACE).model_dump_json()
+    text = FormationJournal.of(
+        planned, (MessageId("m1"), MessageId("m2")), SCOPES
+    ).model_dump_json()
     journal = FormationJournal.model_validate_json(text)
-    assert (journal.message_ids, journal.space) == (("m1", "m2"), SPACE)
-    back = journal.planned()
+    assert journal.message_ids == ("m1", "m2")
+    back = journal.planned(SCOPES)
     assert back.plan.operations == operations[:3]
-    assert (back.kept, back.ids, back.vectors) == (planned.kept, planned.ids, planned.vectors)
-    assert (back.versions, back.rewritten) == (planned.versions, planned.rewritten)
+    assert (back.kept, back.ids, back.versions) == (planned.kept, planned.ids, planned.versions)
+    assert back.vectors == []  # a plan keeps texts; a retry embeds them again
     assert back.texts() == planned.texts()
+
+
+def test_a_resumed_plan_leaves_out_what_the_conversation_no_longer_admits() -> None:
+    kept = [
+        SourcedFact(NewFact("Alice likes tea", Scope.USER), (MessageId("m1"),), T0),
+        SourcedFact(NewFact("The budget is 60000", Scope.AGENT), (MessageId("m2"),), T0),
+    ]
+    operations = (
+        AddFact(0, "Alice likes tea", Scope.USER),
+        AddFact(1, "The budget is 60000", Scope.AGENT),
+        RetireFact(1, FactId("old-budget"), "contradicted"),
+    )
+    planned = PlannedFacts(
+        DedupPlan(operations, ()), kept, [FactId("f0"), FactId("f1")], [], {FactId("old-budget"): 1}
+    )
+    journal = FormationJournal.of(planned, (MessageId("m1"), MessageId("m2")), SCOPES)
+    group = resolve_scopes(
+        True, AgentMemoryConfig("nova"), SessionIdentity("nova", "s", ("alice", "bob"))
+    )
+    assert journal.planned(group).plan.operations == operations[1:]
+    bob_alone = resolve_scopes(
+        True, AgentMemoryConfig("nova"), SessionIdentity("nova", "s", ("bob",))
+    )
+    assert journal.planned(bob_alone).plan.operations == operations[1:]
+    no_agent = resolve_scopes(
+        True,
+        AgentMemoryConfig("nova", agent_memory_enabled=False),
+        SessionIdentity("nova", "s", ("alice",)),
+    )
+    assert journal.planned(no_agent).plan.operations == operations[:1]
+
+
+def test_a_plan_naming_an_operation_it_cannot_carry_out_is_unreadable() -> None:
+    good = {"message_ids": ["m1"], "facts": [], "operations": []}
+    FormationJournal.model_validate(good)
+    with pytest.raises(ValueError, match="operation on fact 0"):
+        FormationJournal.model_validate({**good, "operations": [{"kind": "add", "fact_index": 0}]})

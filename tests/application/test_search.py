@@ -7,7 +7,9 @@ import pytest
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.search import SearchMode
 from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.settings import MemorySettings, SearchSettings
 from tests.application.story import Story, World, make_world
 
 FACTS = {
@@ -23,8 +25,8 @@ FACTS = {
 }
 
 
-async def _world() -> tuple[World, Conversation]:
-    world = make_world(Story(facts=FACTS))
+async def _world(settings: MemorySettings | None = None) -> tuple[World, Conversation]:
+    world = make_world(Story(facts=FACTS), settings)
     conv = world.memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     await world.memory.record_messages(conv, world.messages(*FACTS))
     await world.memory.form_memories(conv)
@@ -35,7 +37,21 @@ async def test_hybrid_search_finds_the_matching_facts_first() -> None:
     world, conv = await _world()
     found = await world.memory.search_facts(conv, ["Mars festival budget"])
     assert found.results[0].fact.content == "The Mars festival budget is 50000 dollars"
+    scores = [r.score for r in found.results]
+    assert scores == sorted(scores, reverse=True)
+    assert all(0.0 <= s <= 0.7 + 0.3 for s in scores)  # scaled scores, weighted 0.7 and 0.3
+
+
+async def test_rrf_fusion_stays_available_with_the_seeds_floor() -> None:
+    rrf = MemorySettings(
+        search=SearchSettings(fusion=Fusion.RRF, semantic_weight=1.0, keyword_weight=1.0)
+    )
+    world, conv = await _world(rrf)
+    found = await world.memory.search_facts(conv, ["Mars festival budget"], debug=True)
+    assert found.results[0].fact.content == "The Mars festival budget is 50000 dollars"
     assert all(r.score >= 0.015 for r in found.results)
+    assert found.debug is not None
+    assert found.debug.fusion == "rrf k=60 1/1"
 
 
 async def test_several_queries_merge_without_duplicates() -> None:
@@ -65,14 +81,19 @@ async def test_retrieved_facts_have_their_access_counted() -> None:
 
 async def test_debug_returns_per_stage_scores_and_timings() -> None:
     world, conv = await _world()
-    found = await world.memory.search_facts(conv, ["Mars festival"], debug=True)
+    found = await world.memory.search_facts(conv, ["Mars festival budget"], debug=True)
     assert found.debug is not None
     [query] = found.debug.queries
     assert query.semantic
     assert query.keyword
     assert query.fused
     assert {"embed_queries", "retrieve_and_fuse"} <= set(found.debug.seconds)
-    assert found.debug.thresholds["rrf"] == 0.015
+    assert found.debug.fusion == "score 0.7/0.3"
+    assert found.debug.thresholds == {"semantic": 0.65, "text": 0.0, "fused": 0.0}
+    both = [h for h in query.fused if h.semantic_score is not None and h.keyword_score is not None]
+    assert both  # each retriever's score beside the fused one
+    best = max(h.semantic_score for h in both if h.semantic_score is not None)
+    assert any(h.score >= 0.7 for h in both if h.semantic_score == best)
 
 
 async def test_single_retriever_modes_and_thresholds_off() -> None:

@@ -82,3 +82,31 @@ def test_process_cold_without_a_provider_says_what_to_configure(tmp_path: Path) 
     done = _run(tmp_path, "process-cold")
     assert done.returncode == 0
     assert "formed 0 cold session(s)" in done.stdout
+
+
+def test_calibrate_prints_the_floors_and_measures_a_users_own_pairs(tmp_path: Path) -> None:
+    recorded = _run(tmp_path, "calibrate")
+    assert recorded.returncode == 0, recorded.stderr
+    assert "keyword-hash" in recorded.stdout
+    assert "search floor 0.65" in recorded.stdout
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(
+        json.dumps(
+            {
+                "questions": [
+                    ["Where does Ada live?", "Ada lives in Oslo"],
+                    ["What does Ada drink?", "Ada drinks green tea"],
+                    ["Who is Ada's boss?", "Ada reports to Lin"],
+                ],
+                "same_attribute": [["Ada lives in Oslo", "Ada moved from Oslo to Bergen"]],
+            }
+        )
+    )
+    mine = _run(tmp_path, "calibrate", "--pairs", str(pairs))
+    assert mine.returncode == 0, mine.stderr
+    assert f"measured on {pairs}" in mine.stdout.replace("\n", "")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"questions": []}')
+    refused = _run(tmp_path, "calibrate", "--pairs", str(broken))
+    assert refused.returncode != 0
+    assert "same_attribute" in refused.stderr + refused.stdout

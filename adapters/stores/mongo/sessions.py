@@ -48,7 +48,7 @@ class SessionMethods:
 
         async def work(session: Any) -> Document:
             state = await self.ctx.sessions.find_one_and_update(
-                chosen, update, upsert=True, session=session
+                chosen, update, upsert=True, session=session, projection=WITHOUT_PLAN
             )
             if state is None:  # pragma: no cover - an upsert always returns the document
                 raise StoreError(f"session {chosen['_id']} could not be recorded")
@@ -62,6 +62,7 @@ class SessionMethods:
                 chosen,
                 {"$inc": {"pending_messages": len(new), "pending_tokens": tokens}},
                 session=session,
+                projection=WITHOUT_PLAN,
             )
             return counted or state
 
@@ -78,7 +79,9 @@ class SessionMethods:
         self, agent_id: AgentId, session_id: SessionId, now: datetime
     ) -> SessionState | None:
         chosen = session_filter(self.ctx.ids, agent_id, session_id)
-        found = await self.ctx.sessions.find_one_and_update(chosen, time_update("ended_at", now))
+        found = await self.ctx.sessions.find_one_and_update(
+            chosen, time_update("ended_at", now), projection=WITHOUT_PLAN
+        )
         return None if found is None else session_from_document(found, self.ctx.ids)
 
     async def cold_sessions(

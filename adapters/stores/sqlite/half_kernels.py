@@ -49,7 +49,7 @@ def switch_to_sound(simd: ModuleType, sound: Callable[[], bool]) -> tuple[str, .
     if not found:
         return None
     if off:
-        log.info(
+        log.warning(
             "SimSIMD: switched off %s for the whole process: their float16 kernels add in "
             "half precision",
             ", ".join(off),

@@ -25,7 +25,6 @@ from eden_memory.domain.dedup import (
 )
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import Scope
-from eden_memory.domain.settings import DedupSettings
 from eden_memory.domain.text import content_hash, single_line
 from tests.unit.domain.builders import PROPERTY, THOROUGH
 
@@ -222,7 +221,7 @@ def test_candidates_are_the_most_similar_hits_over_the_floor() -> None:
         Candidate(FactId(f"x{n}"), "c", Scope.USER, similarity)
         for n, similarity in enumerate([0.69, 0.7, 0.99, 0.8, 0.75, 0.91, 0.72])
     ]
-    chosen = select_candidates(hits, DedupSettings())
+    chosen = select_candidates(hits, 5, 0.7)
     assert [c.similarity for c in chosen] == [0.99, 0.91, 0.8, 0.75, 0.72]
 
 
@@ -236,9 +235,7 @@ def test_candidates_are_bounded_and_over_the_floor(
     similarities: list[float], per_fact: int, floor: float
 ) -> None:
     hits = [Candidate(FactId(f"x{n}"), "c", Scope.USER, s) for n, s in enumerate(similarities)]
-    chosen = select_candidates(
-        hits, DedupSettings(candidates_per_fact=per_fact, min_similarity=floor)
-    )
+    chosen = select_candidates(hits, per_fact, floor)
     assert len(chosen) == min(per_fact, sum(s >= floor for s in similarities))
     assert all(c.similarity >= floor for c in chosen)
     assert [c.similarity for c in chosen] == sorted((c.similarity for c in chosen), reverse=True)

@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.domain.ranking import (
     FusedHit,
+    Fusion,
+    FusionRule,
+    FusionWeights,
     Hit,
     above,
     fuse,
@@ -19,10 +24,15 @@ DOCS = st.sampled_from([f"d{i}" for i in range(8)])
 RANKINGS = st.lists(st.lists(DOCS, max_size=8, unique=True), max_size=5)
 
 
+def rrf_rule(
+    k: int = 60, semantic: float = 0.65, text: float = 1.5, floor: float = 0.015
+) -> FusionRule:
+    """Equal-weight RRF, the seeds' fusion."""
+    return FusionRule(Fusion.RRF, FusionWeights(1.0, 1.0), k, semantic, text, floor)
+
+
 def fuse_default(semantic: list[Hit], keyword: list[Hit]) -> list[FusedHit]:
-    return fuse(
-        semantic, keyword, k=60, semantic_threshold=0.65, text_threshold=1.5, rrf_threshold=0.015
-    )
+    return fuse(semantic, keyword, rrf_rule())
 
 
 def test_ranks_start_at_one() -> None:
@@ -93,7 +103,7 @@ def test_with_k_60_and_threshold_0_015_rank_6_passes_and_rank_7_does_not() -> No
     assert [h.id for h in semantic_only] == [f"d{i}" for i in range(1, 7)]
     keyword_only = fuse_default([], hits(10, score=3.0))
     assert [h.id for h in keyword_only] == [f"d{i}" for i in range(1, 7)]
-    assert semantic_only[-1].rrf_score == 1 / 66
+    assert semantic_only[-1].score == 1 / 66
 
 
 @PROPERTY
@@ -105,14 +115,7 @@ def test_with_k_60_and_threshold_0_015_rank_6_passes_and_rank_7_does_not() -> No
 def test_a_single_list_item_passes_iff_its_reciprocal_rank_clears_the_threshold(
     k: int, rank: int, threshold: float
 ) -> None:
-    fused = fuse(
-        hits(rank),
-        [],
-        k=k,
-        semantic_threshold=0.5,
-        text_threshold=1.0,
-        rrf_threshold=threshold,
-    )
+    fused = fuse(hits(rank), [], rrf_rule(k, 0.5, 1.0, threshold))
     passed = f"d{rank}" in {h.id for h in fused}
     assert passed == (1 / (k + rank) >= threshold)
 
@@ -141,20 +144,13 @@ SCORED = st.lists(st.tuples(DOCS, st.floats(0, 5)), max_size=10).map(
 def test_fused_results_cleared_every_threshold_and_come_best_first(
     semantic: list[Hit], keyword: list[Hit], rrf_threshold: float
 ) -> None:
-    fused = fuse(
-        semantic,
-        keyword,
-        k=60,
-        semantic_threshold=0.65,
-        text_threshold=1.5,
-        rrf_threshold=rrf_threshold,
-    )
+    fused = fuse(semantic, keyword, rrf_rule(floor=rrf_threshold))
     ids = [h.id for h in fused]
     assert len(ids) == len(set(ids))
     passed = {h.id for h in semantic if h.score >= 0.65} | {h.id for h in keyword if h.score >= 1.5}
     assert set(ids) <= passed
-    assert all(h.rrf_score >= rrf_threshold for h in fused)
-    assert [h.rrf_score for h in fused] == sorted((h.rrf_score for h in fused), reverse=True)
+    assert all(h.score >= rrf_threshold for h in fused)
+    assert [h.score for h in fused] == sorted((h.score for h in fused), reverse=True)
 
 
 def test_above_keeps_scores_at_or_over_the_threshold_in_order() -> None:
@@ -197,5 +193,96 @@ def test_merged_queries_have_no_duplicates_and_the_best_score_of_each(
     every = [h for hits_ in per_query for h in hits_]
     assert set(ids) == {h.id for h in every}
     for hit in merged:
-        assert hit.rrf_score == max(h.rrf_score for h in every if h.id == hit.id)
-    assert [h.rrf_score for h in merged] == sorted((h.rrf_score for h in merged), reverse=True)
+        assert hit.score == max(h.score for h in every if h.id == hit.id)
+    assert [h.score for h in merged] == sorted((h.score for h in merged), reverse=True)
+
+
+def score_rule(semantic_weight: float = 0.7, keyword_weight: float = 0.3) -> FusionRule:
+    weights = FusionWeights(semantic_weight, keyword_weight)
+    return FusionRule(Fusion.SCORE, weights, 60, -1.0, float("-inf"), 0.0)
+
+
+UNIQUE_SCORED = st.dictionaries(DOCS, st.floats(0, 5), max_size=8).map(
+    lambda scores: [Hit(doc, score) for doc, score in scores.items()]
+)
+WEIGHTS = st.tuples(st.floats(0, 1), st.floats(0, 1))
+
+
+def test_score_fusion_scales_each_list_by_its_extremes_and_weighs_them() -> None:
+    fused = fuse(
+        [Hit("a", 0.9), Hit("b", 0.5), Hit("c", 0.1)], [Hit("c", 8.0), Hit("d", 2.0)], score_rule()
+    )
+    assert [(h.id, round(h.score, 6)) for h in fused] == [
+        ("a", 0.7),
+        ("b", 0.35),
+        ("c", 0.3),
+        ("d", 0.0),
+    ]
+    c = next(h for h in fused if h.id == "c")
+    assert (c.semantic_score, c.semantic_rank, c.keyword_score, c.keyword_rank) == (0.1, 3, 8.0, 1)
+
+
+@PROPERTY
+@given(UNIQUE_SCORED, UNIQUE_SCORED, WEIGHTS)
+def test_score_fusion_is_bounded_by_the_weights(
+    semantic: list[Hit], keyword: list[Hit], weights: tuple[float, float]
+) -> None:
+    fused = fuse(semantic, keyword, score_rule(*weights))
+    assert {h.id for h in fused} == {h.id for h in semantic} | {h.id for h in keyword}
+    assert all(-1e-12 <= h.score <= sum(weights) + 1e-12 for h in fused)
+
+
+@PROPERTY
+@given(UNIQUE_SCORED, UNIQUE_SCORED, WEIGHTS, st.randoms(use_true_random=False))
+def test_score_fusion_does_not_depend_on_the_order_of_the_hits(
+    semantic: list[Hit], keyword: list[Hit], weights: tuple[float, float], rng: Any
+) -> None:
+    shuffled_sem, shuffled_kw = list(semantic), list(keyword)
+    rng.shuffle(shuffled_sem)
+    rng.shuffle(shuffled_kw)
+    rule = score_rule(*weights)
+    assert fuse(shuffled_sem, shuffled_kw, rule) == fuse(semantic, keyword, rule)
+
+
+@PROPERTY
+@given(UNIQUE_SCORED, UNIQUE_SCORED, WEIGHTS, st.floats(0, 5), st.booleans())
+def test_raising_one_score_of_a_document_never_lowers_its_place(
+    semantic: list[Hit], keyword: list[Hit], weights: tuple[float, float], by: float, sem: bool
+) -> None:
+    hits = semantic if sem else keyword
+    if not hits:
+        return
+    target = hits[0]
+    raised = [Hit(h.id, h.score + by) if h.id == target.id else h for h in hits]
+    rule = score_rule(*weights)
+    before = fuse(semantic, keyword, rule)
+    after = fuse(raised, keyword, rule) if sem else fuse(semantic, raised, rule)
+
+    def fused_score(fused: list[FusedHit]) -> float:
+        return next(h.score for h in fused if h.id == target.id)
+
+    def beaten_by(fused: list[FusedHit]) -> set[str]:
+        mine = fused_score(fused)
+        return {h.id for h in fused if h.score > mine + 1e-9}
+
+    assert fused_score(after) >= fused_score(before) - 1e-9
+    assert beaten_by(after) <= beaten_by(before)
+
+
+@PROPERTY
+@given(RANKINGS, st.integers(1, 100), st.lists(st.floats(0, 3), min_size=5, max_size=5))
+def test_weighted_rrf_does_not_depend_on_the_order_of_the_lists(
+    rankings: list[list[str]], k: int, weights: list[float]
+) -> None:
+    weights = weights[: len(rankings)]
+    pairs = list(zip(rankings, weights, strict=True))
+    backwards = list(reversed(pairs))
+    assert rrf_scores([r for r, _ in backwards], k, [w for _, w in backwards]) == rrf_scores(
+        rankings, k, weights
+    )
+
+
+def test_weighted_rrf_weighs_each_list() -> None:
+    assert dict(rrf_scores([["a"], ["b"]], 60, [2.0, 1.0])) == {"a": 2 / 61, "b": 1 / 61}
+    with pytest.raises(ValueError, match="weight"):
+        rrf_scores([["a"]], 60, [1.0, 1.0])

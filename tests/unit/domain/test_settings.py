@@ -32,10 +32,10 @@ def test_the_fifo_defaults_are_on_40_facts_and_168_hours() -> None:
     assert DEFAULTS.facts.fifo_max_age_hours == 168
 
 
-def test_the_dedup_defaults_are_on_5_candidates_and_cosine_0_7() -> None:
+def test_the_dedup_defaults_are_on_5_candidates_and_the_models_calibrated_floor() -> None:
     assert DEFAULTS.dedup.enabled is True
     assert DEFAULTS.dedup.candidates_per_fact == 5
-    assert DEFAULTS.dedup.min_similarity == 0.7
+    assert DEFAULTS.dedup.min_similarity is None  # the embedder's calibration decides
 
 
 def test_the_formation_defaults_are_45_messages_1500_tokens_4_minimum_10_minutes() -> None:
@@ -67,9 +67,10 @@ def test_facts_default_to_30_words_and_reflections_to_35() -> None:
     assert DEFAULTS.reflections.max_words == 35
 
 
-def test_the_search_defaults_are_semantic_0_65_rrf_0_015_k_60_top_10_three_queries() -> None:
+def test_the_search_defaults_are_calibrated_score_fusion_rrf_kept_top_10_three_queries() -> None:
     search = DEFAULTS.search
-    assert search.semantic_threshold == 0.65
+    assert search.semantic_threshold is None  # the embedder's calibration decides
+    assert (search.fusion, search.semantic_weight, search.keyword_weight) == ("score", 0.7, 0.3)
     assert search.rrf_threshold == 0.015
     assert search.rrf_k == 60
     assert search.default_top_k == 10

@@ -1,0 +1,72 @@
+"""The similarity floors of the embedder in use: recorded for known models, measured otherwise.
+
+Search and dedup take their cosine floors from here unless settings fix them. A model with a
+recorded calibration (``domain.calibration.RECORDED``) costs nothing; any other model is
+measured once per process on the calibration pairs: one embedding call of about 200 short
+texts, the first time a floor is needed. ``eden-memory calibrate`` prints the floors, and
+measures them on the user's own pairs when given a file of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Sequence
+
+from eden_memory.application.calibration_set import QUESTIONS, SAME_ATTRIBUTE
+from eden_memory.domain.calibration import RECORDED, Calibration, PairScores, calibrate
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.ports.embedder import Embedder
+
+Pairs = Sequence[tuple[str, str]]
+
+
+async def measure(
+    embedder: Embedder,
+    questions: Pairs = QUESTIONS,
+    same_attribute: Pairs = SAME_ATTRIBUTE,
+    source: str = "measured on the built-in calibration pairs",
+) -> Calibration:
+    """Embed the pairs in one call and read the floors off their similarities."""
+    texts = list(dict.fromkeys(t for pair in (*questions, *same_attribute) for t in pair))
+    vectors = dict(zip(texts, (await embedder.embed(texts)).vectors, strict=True))
+
+    def cos(a: str, b: str) -> float:
+        return _cosine(vectors[a], vectors[b])
+
+    answers = [cos(q, f) for q, f in questions]
+    same = [cos(a, b) for a, b in same_attribute]
+    unrelated = [
+        cos(q, f)
+        for i, (q, _) in enumerate(questions)
+        for j, (_, f) in enumerate(questions)
+        if i != j
+    ]
+    facts = [f for _, f in questions]
+    unrelated += [cos(a, b) for i, a in enumerate(facts) for b in facts[i + 1 :]]
+    return calibrate(embedder.space.model, PairScores(answers, same, unrelated), source)
+
+
+class Calibrations:
+    """The calibration of one embedder, looked up or measured once and then kept."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+        self._measured: dict[EmbeddingSpace, Calibration] = {}
+        self._lock = asyncio.Lock()
+
+    async def current(self) -> Calibration:
+        space = self._embedder.space
+        recorded = RECORDED.get(space.model)
+        if recorded is not None:
+            return recorded
+        async with self._lock:  # concurrent first searches measure once
+            if space not in self._measured:
+                self._measured[space] = await measure(self._embedder)
+            return self._measured[space]
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = math.fsum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(math.fsum(x * x for x in a)) * math.sqrt(math.fsum(y * y for y in b))
+    return dot / norm if norm else 0.0
