@@ -28,6 +28,14 @@ async def measure(
     source: str = "measured on the built-in calibration pairs",
 ) -> Calibration:
     """Embed the pairs in one call and read the floors off their similarities."""
+    scores = await pair_scores(embedder, questions, same_attribute)
+    return calibrate(embedder.space.model, scores, source)
+
+
+async def pair_scores(
+    embedder: Embedder, questions: Pairs = QUESTIONS, same_attribute: Pairs = SAME_ATTRIBUTE
+) -> PairScores:
+    """The cosines of the calibration pairs under ``embedder`` (one embedding call)."""
     texts = list(dict.fromkeys(t for pair in (*questions, *same_attribute) for t in pair))
     vectors = dict(zip(texts, (await embedder.embed(texts)).vectors, strict=True))
 
@@ -44,7 +52,7 @@ async def measure(
     ]
     facts = [f for _, f in questions]
     unrelated += [cos(a, b) for i, a in enumerate(facts) for b in facts[i + 1 :]]
-    return calibrate(embedder.space.model, PairScores(answers, same, unrelated), source)
+    return PairScores(answers, same, unrelated)
 
 
 class Calibrations:

@@ -78,7 +78,7 @@ def _clamp(value: float) -> float:
 # similarity is shared words (or none at all), and the suites are written against them.
 RECORDED: dict[str, Calibration] = {
     "all-MiniLM-L6-v2": Calibration(
-        "all-MiniLM-L6-v2", 0.227, 0.684, "benchmarks/calibrate.py, the built-in pairs"
+        "all-MiniLM-L6-v2", 0.227, 0.684, "python -m benchmarks.calibrate, the built-in pairs"
     ),
     "fake-hash": Calibration("fake-hash", 0.65, 0.7, "test embedder: the seeds' numbers"),
     "keyword-hash": Calibration("keyword-hash", 0.65, 0.7, "test embedder: the seeds' numbers"),
