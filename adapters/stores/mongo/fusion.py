@@ -15,6 +15,7 @@ from pymongo.errors import OperationFailure, PyMongoError
 from eden_memory.adapters.stores.mongo import pipelines
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.errors import translate
+from eden_memory.adapters.stores.mongo.keyword import atlas_query
 from eden_memory.adapters.stores.mongo.search import SearchMethods, atlas_ranking
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
 from eden_memory.domain.embedding_space import EmbeddingSpace
@@ -80,8 +81,11 @@ class FusionMethods(SearchMethods):
             limit,
             opts.num_candidates(limit),
         )
+        query = atlas_query(text)
+        if not query:
+            return None  # no word to search for: the local fusion ranks by meaning alone
         keyword = pipelines.search_stage(
-            opts.search_indexes.text, text, search_clauses(visibility, ids)
+            opts.search_indexes.text, query, search_clauses(visibility, ids)
         )
         pipeline = pipelines.rank_fusion([semantic], [keyword, {"$limit": limit}], limit)
         try:

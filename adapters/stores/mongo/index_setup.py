@@ -88,7 +88,7 @@ async def _regular(
         if found is None:
             await collection.create_index(list(spec.keys), **spec.options())
             report.created.append(label)
-        elif _same_regular(spec, found):
+        elif same_regular(spec, found):
             report.kept.append(label)
         else:
             report.skipped[label] = "exists with another definition; drop it to recreate"
@@ -107,10 +107,14 @@ async def _text_fallback(driver: Driver, opts: MongoStoreOptions, report: IndexR
         report.skipped[label] = f"this server has no text index ({error}); keywords scan"
 
 
-def _same_regular(spec: IndexSpec, found: Document) -> bool:
+def same_regular(spec: IndexSpec, found: Document) -> bool:
     if any(kind == "text" for _, kind in spec.keys):  # listed as _fts/_ftsx by mongod
         key = dict(found.get("key", {}))
-        return "_fts" in key or "text" in key.values()
+        language = (spec.extra or {}).get("default_language", "english")
+        # A text index of another language (releases before stemming made it "none") stems
+        # otherwise: reported, so that a person drops it and setup makes it again.
+        same_language = found.get("default_language", "english") == language
+        return ("_fts" in key or "text" in key.values()) and same_language
     return (
         list(dict(found.get("key", {})).items()) == list(spec.keys)
         and bool(found.get("unique", False)) == spec.unique

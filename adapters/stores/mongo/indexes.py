@@ -110,9 +110,10 @@ REGULAR: tuple[IndexSpec, ...] = (
     IndexSpec("revisions", "revision_agent", (("agent_id", 1),)),
 )
 
-# Only where there is no Atlas Search; language "none": no stemming, no stop words.
+# Only where there is no Atlas Search; language "english": MongoDB stems the words (Snowball)
+# and drops its stop words, so a query finds the facts holding any form of its words.
 TEXT_FALLBACK = IndexSpec(
-    "facts", "fact_content_text", (("content", "text"),), extra={"default_language": "none"}
+    "facts", "fact_content_text", (("content", "text"),), extra={"default_language": "english"}
 )
 
 VECTOR_FILTERS = ("agent_id", "user_id", "scope", "status", "embedding_model")
@@ -131,10 +132,15 @@ def vector_index(dimension: int, options: MongoStoreOptions) -> SearchIndexSpec:
 
 
 def text_index(options: MongoStoreOptions) -> SearchIndexSpec:
-    """``content`` analysed for full text; the filter fields as exact tokens (or ObjectIds)."""
+    """``content`` analysed as English; the filter fields as exact tokens (or ObjectIds).
+
+    ``lucene.english`` drops possessives and stop words and stems with Porter's algorithm,
+    as the other stores match words (``keyword``, ``text_terms``); the query is analysed
+    alike.
+    """
     owner = {"type": "objectId" if options.id_mode is IdMode.OBJECT_ID else "token"}
     fields = {
-        "content": {"type": "string", "analyzer": "lucene.standard"},
+        "content": {"type": "string", "analyzer": "lucene.english"},
         "agent_id": owner,
         "user_id": owner,
         "scope": {"type": "token"},

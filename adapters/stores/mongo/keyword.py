@@ -1,17 +1,20 @@
 """Keyword ranking without Atlas Search: BM25 over the visible candidates, fuzzy like Atlas.
 
-Terms are split as Atlas's ``lucene.standard`` analyser splits them (lower-cased words,
-punctuation dropped, no stemming). A query term matches a document term exactly or, as
-Atlas's ``fuzzy: {maxEdits: 1}`` does, at one edit (insert, delete, substitute, swap) for
-terms of four or more characters, discounted like a Lucene fuzzy expansion
-(``1 - 1 / shorter length``).
+Terms are analysed as Atlas's ``lucene.english`` analyser does it: words split like
+``lucene.standard`` (lower-cased, punctuation dropped, apostrophes kept inside a word), a
+final possessive "'s" dropped, each word cut to its Porter stem (``stemming``, the embedded
+store's stems). The query's stop words are left out (``text_terms``, as in every store).
+A query term matches a document term exactly or, as Atlas's ``fuzzy: {maxEdits: 1}`` does,
+at one edit (insert, delete, substitute, swap) for terms of four or more characters,
+discounted like a Lucene fuzzy expansion (``1 - 1 / shorter length``).
 
 Calibration. Inverse document frequency is smoothed with a prior of ``BACKGROUND``
 documents that contain none of the terms: a user's first few facts rank a distinctive word
 the way a large store does, instead of scoring near zero because the corpus is tiny. With
 the threshold 1.5 (``FALLBACK_TEXT_THRESHOLD``), one exact occurrence of a query term in a
 fact of average length clears the floor while the term occurs in at most about 22% of the
-visible facts; a word in every fact of a large store (``the``) never does.
+visible facts; a word in every fact of a large store never does. Stemming makes the
+frequencies those of stems ("group" and "groups" are one term); the reasoning holds.
 """
 
 from __future__ import annotations
@@ -22,16 +25,41 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from eden_memory.adapters.stores.stemming import porter_stem
+from eden_memory.adapters.stores.text_terms import content_words, query_terms
+
 K1 = 1.2
 B = 0.75
 BACKGROUND = 100
 FUZZY_MIN_LENGTH = 4
 FALLBACK_TEXT_THRESHOLD = 1.5
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def tokens(text: str) -> list[str]:
-    return [t.casefold() for t in _TOKEN.findall(unicodedata.normalize("NFKC", text))]
+    """Words as ``lucene.standard`` splits them, lower-cased, possessives dropped."""
+    found = _TOKEN.findall(unicodedata.normalize("NFKC", text))
+    return [_POSSESSIVE.sub("", t.casefold()) for t in found]
+
+
+def terms(text: str) -> list[str]:
+    """The Porter stems of ``text``'s words, as ``lucene.english`` indexes them."""
+    return [porter_stem(token) for token in tokens(text)]
+
+
+def query_words(text: str) -> list[str]:
+    """The words of a query that count (no stop words), lower-cased, one per stem."""
+    return content_words(tokens(text))
+
+
+def atlas_query(text: str) -> str:
+    """What Atlas Search is asked: the query's words that count, as every store asks.
+
+    ``lucene.english`` stems them and drops its own (shorter) stop-word list. Empty when
+    the text has no word at all.
+    """
+    return " ".join(query_words(text))
 
 
 def one_edit_apart(a: str, b: str) -> bool:
@@ -67,10 +95,10 @@ def bm25(
     ``total`` is the size of the corpus when ``documents`` are only the ones that hold a
     query term (a ``$text`` pre-selection); document frequencies are the same either way.
     """
-    wanted = list(dict.fromkeys(tokens(query)))
+    wanted = query_terms(tokens(query))
     if not wanted or not documents:
         return []
-    bags = [(doc_id, Counter(tokens(text))) for doc_id, text in documents]
+    bags = [(doc_id, Counter(terms(text))) for doc_id, text in documents]
     vocabulary = {term for _, bag in bags for term in bag}
     weights = {q: {t: w for t in vocabulary if (w := match_weight(q, t)) > 0} for q in wanted}
     lengths = [sum(bag.values()) for _, bag in bags]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from eden_memory.adapters.stores.mongo import pipelines
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.keyword import bm25
+from eden_memory.adapters.stores.mongo.keyword import atlas_query, bm25
 from eden_memory.adapters.stores.mongo.spaces import SpaceMethods
 from eden_memory.adapters.stores.mongo.text_index import TextIndexMethods
 from eden_memory.adapters.stores.mongo.vectors import top_k
@@ -64,12 +64,13 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
     ) -> list[RankedFact]:
         if not isinstance(text, str):
             raise InvalidInputError(f"search text must be a string, got {type(text).__name__}")
-        if not text.strip() or limit <= 0 or visibility.is_empty:
+        query = atlas_query(text)
+        if not query or limit <= 0 or visibility.is_empty:
             return []
         if self.ctx.atlas.available is not False:
             clauses = search_clauses(visibility, self.ctx.ids)
             index = self.ctx.options.search_indexes.text
-            pipeline = pipelines.text_search(index, text, clauses, limit)
+            pipeline = pipelines.text_search(index, query, clauses, limit)
             documents = await self.ctx.search(pipeline, "$search")
             if documents is not None:
                 return atlas_ranking(documents, cosine=False)

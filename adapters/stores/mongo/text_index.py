@@ -1,12 +1,16 @@
 """Keyword candidates without Atlas Search: all visible facts, or those a ``$text`` index finds.
 
-Where the server has a text index on ``content`` (``setup_indexes`` creates one, with
-language ``none`` so terms are split like Atlas's ``lucene.standard``), ``$text`` narrows
-the candidates to the facts holding a query term and BM25 ranks them; the corpus size
-still counts every visible fact, so scores stay close to the full scan's (only the average
-length is the candidates'). A typo then finds nothing through ``$text``, which has no
-fuzzy matching: that is the price of the index. Without one (mongomock, SecantusDB)
-every visible fact is a candidate.
+Where the server has a text index on ``content`` (``setup_indexes`` creates one, language
+``english``: MongoDB stems the words and drops its stop words), ``$text`` narrows the
+candidates to the facts holding a query word in some form and BM25 ranks them; the corpus
+size still counts every visible fact, so scores stay close to the full scan's (only the
+average length is the candidates'). It is sent the query's words that count, plainly (a
+"-word" or a quote in the question is never read as ``$text`` syntax). MongoDB stems with
+Snowball's English stemmer, a revision of Porter's: the rare word the two cut apart
+("news", "new") and a typo (``$text`` has no fuzzy matching) then find nothing through
+``$text``; that is the price of the index. A query of stop words only scans, since
+``$text`` would drop every word of it. Without an index (mongomock, SecantusDB) every
+visible fact is a candidate.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from pymongo.errors import OperationFailure, PyMongoError
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.errors import translate
+from eden_memory.adapters.stores.mongo.keyword import query_words
+from eden_memory.adapters.stores.text_terms import only_stop_words
 
 Candidates = list[tuple[str, str]]
 CONTENT = {"content": 1}
@@ -33,8 +39,9 @@ class TextIndexMethods:
 
     async def keyword_candidates(self, text: str, found: Document) -> tuple[Candidates, int | None]:
         """(id, content) of the candidates, and the visible total when they are a subset."""
-        if self.ctx.text_index is not False:
-            narrowed = await self._text_matches(text, found)
+        words = query_words(text)
+        if self.ctx.text_index is not False and not only_stop_words(words):
+            narrowed = await self._text_matches(" ".join(words), found)
             if narrowed is not None:
                 return narrowed, await self.ctx.facts.count(found)
         documents = await self.ctx.facts.find(found, CONTENT)

@@ -1,10 +1,13 @@
 """Keyword ranking: FTS5 with BM25, over the visible active facts only.
 
-Any user text becomes a safe FTS5 query: it is cut into the word tokens the ``unicode61``
-tokenizer would see, and each token is quoted, so quotes, ``AND``/``OR``/``NOT``/``NEAR``,
-``*``, ``^``, ``:`` or parentheses are never read as syntax. Tokens are OR-ed: a fact that
-shares one rare word with the question is a match, and BM25 ranks facts sharing more (and
-rarer) words first.
+Any user text becomes a safe FTS5 query: it is cut into words, stop words are left out
+(``text_terms``: "when", "did", "the"...), and each remaining word is quoted, so quotes,
+``AND``/``OR``/``NOT``/``NEAR``, ``*``, ``^``, ``:`` or parentheses are never read as
+syntax. Words are OR-ed: a fact that shares one rare word with the question is a match,
+and BM25 ranks facts sharing more (and rarer) words first. The index's tokenizer (schema
+version 5: ``porter unicode61 remove_diacritics 2``) folds case and accents and cuts each
+word, in the facts and in the query alike, to its Porter stem: "attending" finds
+"attended", "groups" finds "group".
 
 SQLite's ``bm25()`` is lower-is-better and negative; the score returned is its negation,
 so larger is better. Its IDF is clamped to ~0 for a word in more than half of the indexed
@@ -16,24 +19,31 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, placeholders
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.fact_reads import partition_filter, visible_partitions
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs
+from eden_memory.adapters.stores.stemming import porter_stem
+from eden_memory.adapters.stores.text_terms import content_words
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.ports.stores import RankedFact
 
-# Calibration. Facts are short, so a query word occurs once in a fact and contributes
+# Calibration. Facts are short, so a query term occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
-# FTS5's idf = ln((N - n + 0.5) / (n + 0.5)) for a word in n of the N indexed facts.
-# At 1.0 a one-word match counts while that word is in fewer than ~27% of the facts (one in
-# four facts is no longer discriminative: "is", "the", a name every fact mentions), from a
-# store of 5 facts up; rare words (names, emails, ids: idf 3-8 in a real store) and matches
-# on two or more fair words clear it easily. Lower values let single common-word matches
-# through, and a lone keyword hit at rank 1 already passes the RRF floor (1/61 > 0.015);
-# higher ones start dropping single rare-word matches in stores of under ~10 facts.
+# FTS5's idf = ln((N - n + 0.5) / (n + 0.5)) for a term in n of the N indexed facts.
+# At 1.0 a one-term match counts while that term is in fewer than ~27% of the facts (one in
+# four facts is no longer discriminative: a name every fact mentions), from a store of 5
+# facts up; rare words (names, emails, ids: idf 3-8 in a real store) and matches on two or
+# more fair terms clear it easily. Lower values let single common-term matches through, and
+# a lone keyword hit at rank 1 already passes the RRF floor (1/61 > 0.015); higher ones
+# start dropping single rare-word matches in stores of under ~10 facts. A term is a stem
+# (schema version 5): "group" and "groups" count as one term, so n counts the facts holding
+# any form of it, and the share above is a share of stems; stop words no longer reach the
+# query, and the floor's reasoning is otherwise unchanged (re-measured on LoCoMo: the
+# "Search" section of docs/decisions.md).
 TEXT_SCORE_THRESHOLD = 1.0
 MAX_QUERY_TOKENS = 32
 # From this many indexed facts on, words in half of them or more are left out of the query:
@@ -46,8 +56,18 @@ _WORD = re.compile(r"\w+")
 
 
 def query_words(text: str) -> list[str]:
-    """The words of ``text`` as the tokenizer cuts them (it folds case and accents itself)."""
-    return list(dict.fromkeys(_WORD.findall(text)))[:MAX_QUERY_TOKENS]
+    """The words of ``text`` that count, one per stem (the tokenizer folds case and accents)."""
+    return content_words(_WORD.findall(text))[:MAX_QUERY_TOKENS]
+
+
+def index_term(word: str) -> str:
+    """``word`` as the index holds it: lower case, accents removed, Porter-stemmed.
+
+    Close to the tokenizer, not exact (its case folding is not Python's); it only decides
+    which words ``informative`` looks up.
+    """
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return porter_stem("".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
 def fts_query(words: list[str]) -> str | None:
@@ -58,11 +78,14 @@ def fts_query(words: list[str]) -> str | None:
 
 
 def informative(conn: sqlite3.Connection, words: list[str]) -> list[str]:
-    """``words`` without those in half or more of the indexed facts (large indexes only)."""
+    """``words`` without those whose stem is in half or more of the indexed facts.
+
+    Large indexes only; the vocabulary lists stems, so each word is looked up by its own.
+    """
     (indexed,) = conn.execute("SELECT COUNT(*) FROM facts_fts_docsize").fetchone()
     if indexed < PRUNE_FROM_FACTS or not words:
         return words
-    folded = {word: word.lower() for word in words}
+    folded = {word: index_term(word) for word in words}
     rows = conn.execute(
         f"SELECT term, doc FROM facts_vocab WHERE term IN ({placeholders(len(words))})",
         list(folded.values()),

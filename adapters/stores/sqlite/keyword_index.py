@@ -12,6 +12,9 @@ A file damaged by an earlier release is mended when it is upgraded: the index is
 with what the active facts say it should hold and rebuilt from them if the two differ.
 FTS5's own ``integrity-check`` cannot be used for the comparison, because this index holds
 the *active* facts only and the check expects every row of the content table.
+
+Version 5 stems: the index is made again with FTS5's ``porter`` tokenizer around the same
+``unicode61`` one, and filled from the active facts.
 """
 
 from __future__ import annotations
@@ -31,8 +34,11 @@ CREATE TRIGGER facts_fts_update AFTER UPDATE OF content, status ON facts BEGIN
 END
 """
 
-# The tokenizer of ``facts_fts`` (ddl.CREATE_V1): the reference index must cut words alike.
-_TOKENIZE = "unicode61 remove_diacritics 2"
+# The tokenizer of ``facts_fts``: words folded to lower case without accents (versions 1-4,
+# ``ddl.CREATE_V1``), then cut to their Porter stems (version 5 on). A reference index built
+# to compare with the stored one must use the tokenizer the stored one was built with.
+TOKENIZE_V1 = "unicode61 remove_diacritics 2"
+TOKENIZE = f"porter {TOKENIZE_V1}"
 
 
 def replace_update_triggers(conn: sqlite3.Connection) -> None:
@@ -41,7 +47,7 @@ def replace_update_triggers(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TRIGGER IF EXISTS facts_fts_reindex")
     conn.execute("DROP TRIGGER IF EXISTS facts_fts_update")
     conn.execute(UPDATE_TRIGGER)
-    if index_damaged(conn):
+    if index_damaged(conn, TOKENIZE_V1):
         rebuild(conn)
         log.warning(
             "the keyword index of this memory store was damaged by an earlier eden-memory "
@@ -49,10 +55,29 @@ def replace_update_triggers(conn: sqlite3.Connection) -> None:
         )
 
 
-def index_damaged(conn: sqlite3.Connection) -> bool:
-    """Whether the index differs from an index built afresh from the active facts."""
+def stem_keyword_index(conn: sqlite3.Connection) -> None:
+    """Schema step 4 → 5: the index made again with the Porter stemmer, from the facts.
+
+    A tokenizer cannot change in place. The triggers name the index, not its columns or
+    tokenizer: they carry on with the new one (the update trigger still removes, then adds).
+    """
+    conn.execute("DROP TABLE facts_vocab")
+    conn.execute("DROP TABLE facts_fts")
     conn.execute(
-        f"CREATE VIRTUAL TABLE temp.fts_expected USING fts5(content, tokenize = '{_TOKENIZE}')"
+        "CREATE VIRTUAL TABLE facts_fts USING fts5(content, content = 'facts', "
+        f"content_rowid = 'pk', tokenize = '{TOKENIZE}')"
+    )
+    conn.execute("CREATE VIRTUAL TABLE facts_vocab USING fts5vocab(facts_fts, row)")
+    fill(conn)
+
+
+def index_damaged(conn: sqlite3.Connection, tokenize: str = TOKENIZE) -> bool:
+    """Whether the index differs from an index built afresh from the active facts.
+
+    ``tokenize`` is the tokenizer the stored index was built with.
+    """
+    conn.execute(
+        f"CREATE VIRTUAL TABLE temp.fts_expected USING fts5(content, tokenize = '{tokenize}')"
     )
     conn.execute(
         "CREATE VIRTUAL TABLE temp.vocab_expected USING fts5vocab(temp, fts_expected, instance)"
@@ -76,6 +101,11 @@ def index_damaged(conn: sqlite3.Connection) -> bool:
 def rebuild(conn: sqlite3.Connection) -> None:
     """Empty the index and fill it again from the active facts."""
     conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('delete-all')")
+    fill(conn)
+
+
+def fill(conn: sqlite3.Connection) -> None:
+    """Index every active fact (into an empty index)."""
     conn.execute(
         "INSERT INTO facts_fts (rowid, content) "
         "SELECT pk, content FROM facts WHERE status = 'active'"

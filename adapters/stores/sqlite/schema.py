@@ -13,10 +13,13 @@ from collections.abc import Callable, Mapping
 
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
-from eden_memory.adapters.stores.sqlite.keyword_index import replace_update_triggers
+from eden_memory.adapters.stores.sqlite.keyword_index import (
+    replace_update_triggers,
+    stem_keyword_index,
+)
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -42,6 +45,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     1: _count_fact_partitions,
     2: replace_update_triggers,  # and mends a keyword index damaged by the old ones
     3: _add_formation_plans,
+    4: stem_keyword_index,  # the keyword index rebuilt with the Porter stemmer
 }
 
 

@@ -88,6 +88,30 @@ class SearchContract(StoreFixtures):
         assert hits[0].score > hits[1].score > 0
         assert len(await store.keyword_ranking("rocket", sees(A, U1), 1)) == 1
 
+    async def test_keyword_ranking_matches_word_forms_and_leaves_out_stop_words(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        """Every store stems alike (Porter) and drops the same stop words from a query."""
+        met = build.fact("Alice attended two support group meetings", user=U1)
+        piano = build.fact("Bob plays the piano in a band", user=U1)
+        who = build.fact("The Who is her favourite band", user=U1)
+        hidden = build.fact("Carol attends a support group", user=U2)
+        facts = [met, piano, who, hidden]
+        await store.add_facts(facts, [build.axis(n) for n in range(len(facts))])
+
+        async def found(text: str) -> list[str]:
+            hits = await store.keyword_ranking(text, sees(A, U1), 10)
+            assert all(hit.score > 0 for hit in hits)
+            return hit_ids(hits)
+
+        assert await found("attending groups") == [met.id]
+        assert await found("meeting") == [met.id]
+        # "when", "did", "to", "the" are not looked for: "the" would find the other two.
+        assert await found("When did Alice go to the meetings?") == [met.id]
+        assert set(await found("the band")) == {piano.id, who.id}
+        # A query of stop words only looks for all of them.
+        assert await found("who is it") == [who.id]
+
     async def test_keyword_ranking_returns_only_visible_facts(
         self, store: MemoryStore, build: Builder
     ) -> None:

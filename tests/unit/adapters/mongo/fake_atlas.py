@@ -9,11 +9,14 @@ is plain mongomock (through mongomock-motor, so the store sees a Motor database)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from mongomock_motor import AsyncMongoMockClient
 from pymongo.operations import SearchIndexModel
+
+from eden_memory.adapters.stores.stemming import porter_stem
 
 Doc = dict[str, Any]
 SEARCH_STAGES = ("$vectorSearch", "$search", "$rankFusion")
@@ -31,9 +34,14 @@ class Atlas:
     lists: int = 0
     text_index: bool = False  # answer $text queries (a server with a text index)
     text_queries: int = 0
+    text_searches: list[str] = field(default_factory=list)
 
     def ready(self, *names: str) -> None:
         self.indexes = [{"name": n, "queryable": True, "status": "READY"} for n in names]
+
+
+def _stems(text: str) -> set[str]:
+    return {porter_stem(word) for word in re.findall(r"\w+", text.lower())}
 
 
 class _Cursor:
@@ -54,17 +62,21 @@ class FakeAtlasCollection:
         return getattr(self._inner, name)
 
     def find(self, filter: Doc | None = None, *args: Any, **kwargs: Any) -> Any:
-        """``$text`` as a server with a text index answers it: any query term, exactly."""
+        """``$text`` as a server with an English text index answers it: any query stem.
+
+        (MongoDB stems with Snowball's English stemmer; Porter's stands in for it here.)
+        """
         if filter is None or "$text" not in filter or not self._atlas.text_index:
             return self._inner.find(filter, *args, **kwargs)
         self._atlas.text_queries += 1
-        terms = set(str(filter["$text"]["$search"]).lower().split())
+        self._atlas.text_searches.append(str(filter["$text"]["$search"]))
+        terms = _stems(str(filter["$text"]["$search"]))
         rest = {k: v for k, v in filter.items() if k != "$text"}
         cursor = self._inner.find(rest, *args, **kwargs)
 
         async def matching() -> list[Doc]:
             found: list[Doc] = await cursor.to_list(None)
-            return [d for d in found if terms & set(str(d["content"]).lower().split())]
+            return [d for d in found if terms & _stems(str(d["content"]))]
 
         return _Cursor(matching)
 

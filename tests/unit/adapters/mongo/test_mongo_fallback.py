@@ -88,6 +88,24 @@ async def test_a_text_index_narrows_keyword_candidates_without_changing_the_rank
     assert indexed.ctx.text_index is True
 
 
+async def test_the_text_index_is_asked_the_words_that_count_and_finds_their_forms() -> None:
+    facts = [
+        fact("Caroline attended an LGBTQ support group", user=U1),
+        fact("Melanie signed up for a pottery class", user=U1),
+        fact("The Who is her favourite band", user=U1),
+    ]
+    plain, atlas = mongomock_store(), Atlas(text_index=True)
+    indexed = MongoStore(FakeAtlasDatabase(atlas))
+    for store in (plain, indexed):
+        await store.add_facts(facts, [axis(n) for n in range(3)])
+    for query in ["When did Caroline attend the -support groups?", "who is it"]:
+        expected = await plain.keyword_ranking(query, VIEWER, 5)
+        assert ids(expected) == ids(await indexed.keyword_ranking(query, VIEWER, 5))
+        assert expected
+    # Stop words and syntax never reach $text; a query of stop words only scans instead.
+    assert atlas.text_searches == ["caroline attend support groups"]
+
+
 async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally() -> None:
     atlas = Atlas()
     atlas.ready(NAMES.vector, NAMES.text)

@@ -15,7 +15,8 @@ from eden_memory.adapters.stores.mongo import (
     setup_indexes,
 )
 from eden_memory.adapters.stores.mongo.compat import Driver
-from eden_memory.adapters.stores.mongo.indexes import text_index, vector_index
+from eden_memory.adapters.stores.mongo.index_setup import same_regular
+from eden_memory.adapters.stores.mongo.indexes import TEXT_FALLBACK, text_index, vector_index
 from tests.unit.adapters.mongo.builders import axis, fact, mongomock_store
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
@@ -44,14 +45,14 @@ def test_the_vector_index_is_cosine_at_the_embedders_dimension(dimension: int) -
     }
 
 
-def test_the_text_index_analyses_content_and_keeps_filter_fields_exact() -> None:
+def test_the_text_index_analyses_content_as_english_and_keeps_filter_fields_exact() -> None:
     spec = text_index(MongoStoreOptions())
     assert (spec.name, spec.type) == ("memory2_fact_text", "search")
     assert spec.definition == {
         "mappings": {
             "dynamic": False,
             "fields": {
-                "content": {"type": "string", "analyzer": "lucene.standard"},
+                "content": {"type": "string", "analyzer": "lucene.english"},
                 "agent_id": {"type": "token"},
                 "user_id": {"type": "token"},
                 "scope": {"type": "token"},
@@ -168,3 +169,23 @@ async def test_a_store_creates_its_regular_indexes_on_first_use_unless_told_not_
         facts = store.ctx.driver.database["memory2_facts"]
         names = {i["name"] for i in await store.ctx.driver.list_indexes(facts)}
         assert ("fact_active_hash" in names) is expected
+
+
+def listed_text_index(language: str) -> Doc:
+    """A text index as mongod lists it (mongomock lists no language)."""
+    return {
+        "v": 2,
+        "key": {"_fts": "text", "_ftsx": 1},
+        "name": "fact_content_text",
+        "default_language": language,
+        "language_override": "language",
+        "weights": {"content": 1},
+        "textIndexVersion": 3,
+    }
+
+
+def test_a_text_index_without_stemming_is_another_definition() -> None:
+    """Releases before stemming made the fallback's text index with language "none"."""
+    assert same_regular(TEXT_FALLBACK, listed_text_index("english"))
+    assert not same_regular(TEXT_FALLBACK, listed_text_index("none"))
+    assert TEXT_FALLBACK.options()["default_language"] == "english"

@@ -11,19 +11,42 @@ from eden_memory.adapters.stores.mongo.keyword import (
     bm25,
     match_weight,
     one_edit_apart,
+    query_words,
+    terms,
     tokens,
 )
 
 
-def test_terms_are_split_like_the_standard_analyser() -> None:
-    assert tokens("Alice's E-mail: ALICE@example.com!") == [
-        "alice's",
+def test_terms_are_split_like_the_standard_analyser_without_possessives() -> None:
+    assert tokens("Alice's E-mail: ALICE@example.com! Don't") == [
+        "alice",
         "e",
         "mail",
         "alice",
         "example",
         "com",
+        "don't",
     ]
+
+
+def test_terms_are_porter_stems_as_lucene_english_indexes_them() -> None:
+    assert terms("Caroline attended the support groups") == [
+        "carolin",
+        "attend",
+        "the",
+        "support",
+        "group",
+    ]
+
+
+def test_a_query_looks_for_the_stems_of_its_words_that_count() -> None:
+    documents = [("went", "Caroline attended an LGBTQ support group"), ("other", "Mel paints")]
+    assert [d for d, _ in bm25("When did Caroline go to the LGBTQ support groups?", documents)] == [
+        "went"
+    ]
+    assert query_words("When did Caroline's groups meet?") == ["caroline", "groups", "meet"]
+    # Stop words only: every word is looked for.
+    assert query_words("Who is it?") == ["who", "is", "it"]
 
 
 @pytest.mark.parametrize(

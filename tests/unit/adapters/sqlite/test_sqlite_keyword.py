@@ -88,9 +88,12 @@ async def found(store: SqliteStore, text: str) -> list[str]:
 
 
 def test_every_token_is_quoted_and_operators_are_words() -> None:
+    # "AND" and "OR" are stop words ("and", "or"): left out beside other words...
     assert fts_query(query_words('kayak AND "budget" OR NEAR(x)')) == (
-        '"kayak" OR "AND" OR "budget" OR "OR" OR "NEAR" OR "x"'
+        '"kayak" OR "budget" OR "NEAR" OR "x"'
     )
+    # ...and kept, as quoted words, in a query of stop words only.
+    assert fts_query(query_words("AND OR NOT")) == '"AND" OR "OR" OR "NOT"'
     assert fts_query(query_words("  ?!*()  ")) is None
 
 

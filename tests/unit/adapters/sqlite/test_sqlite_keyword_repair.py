@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite.keyword_index import TOKENIZE_V1
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
@@ -56,6 +57,17 @@ async def version_2_file(path: Path, *, edit: bool) -> None:
     async with await SqliteStore.open(path) as store:
         await store.add_facts(facts, [[1.0, 0.0]] * 3)
     with sqlite3.connect(path) as raw:
+        raw.execute("DROP TABLE facts_vocab")  # the index without stems (before version 5)
+        raw.execute("DROP TABLE facts_fts")
+        raw.execute(
+            "CREATE VIRTUAL TABLE facts_fts USING fts5(content, content = 'facts', "
+            f"content_rowid = 'pk', tokenize = '{TOKENIZE_V1}')"
+        )
+        raw.execute("CREATE VIRTUAL TABLE facts_vocab USING fts5vocab(facts_fts, row)")
+        raw.execute(
+            "INSERT INTO facts_fts (rowid, content) "
+            "SELECT pk, content FROM facts WHERE status = 'active'"
+        )
         raw.execute("DROP TRIGGER facts_fts_update")
         raw.executescript(OLD_TRIGGERS)
         raw.execute("ALTER TABLE sessions DROP COLUMN formation_plan")  # added by version 4
