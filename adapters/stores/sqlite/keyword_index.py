@@ -80,10 +80,10 @@ def index_damaged(conn: sqlite3.Connection, tokenize: str = TOKENIZE) -> bool:
         f"CREATE VIRTUAL TABLE temp.fts_expected USING fts5(content, tokenize = '{tokenize}')"
     )
     conn.execute(
-        "CREATE VIRTUAL TABLE temp.vocab_expected USING fts5vocab(temp, fts_expected, instance)"
+        "CREATE VIRTUAL TABLE temp.vocab_expected USING fts5vocab(temp, fts_expected, row)"
     )
     conn.execute(
-        "CREATE VIRTUAL TABLE temp.vocab_stored USING fts5vocab(main, facts_fts, instance)"
+        "CREATE VIRTUAL TABLE temp.vocab_stored USING fts5vocab(main, facts_fts, row)"
     )
     try:
         conn.execute(
@@ -113,7 +113,11 @@ def fill(conn: sqlite3.Connection) -> None:
 
 
 def _differ(conn: sqlite3.Connection) -> bool:
-    columns = "term, doc, col, offset"
+    # Per word: the facts holding it and its occurrences. Comparing every occurrence
+    # (``instance``) took 11 s at 200k facts against 0.7 s for this; the damage the old
+    # triggers did always changes a count, and version 5 rebuilds the index from the facts
+    # whatever this finds (this check decides only whether to say so).
+    columns = "term, doc, cnt"
     row = conn.execute(
         f"SELECT 1 FROM (SELECT {columns} FROM temp.vocab_stored "
         f"EXCEPT SELECT {columns} FROM temp.vocab_expected) "

@@ -22,6 +22,7 @@ from eden_memory.domain.errors import ConfigurationError, StoreError
 SCHEMA_VERSION = 5
 
 Migration = Callable[[sqlite3.Connection], None]
+MIGRATION_WAIT_MS = 15 * 60 * 1000
 
 
 def _count_fact_partitions(conn: sqlite3.Connection) -> None:
@@ -55,8 +56,15 @@ def prepare(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA journal_mode = WAL")
     if schema_version(conn) == SCHEMA_VERSION:
         return  # the common case takes no write lock
-    with transaction(conn, write=True):
-        migrate(conn, SCHEMA_VERSION, MIGRATIONS)
+    # Upgrading a large file rebuilds its keyword index (seconds per 100k facts): a process
+    # opening it meanwhile waits for that rather than failing after the usual busy timeout.
+    (usual,) = conn.execute("PRAGMA busy_timeout").fetchone()
+    conn.execute(f"PRAGMA busy_timeout = {MIGRATION_WAIT_MS}")
+    try:
+        with transaction(conn, write=True):
+            migrate(conn, SCHEMA_VERSION, MIGRATIONS)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(usual)}")
 
 
 def migrate(conn: sqlite3.Connection, target: int, migrations: Mapping[int, Migration]) -> None:
