@@ -32,6 +32,7 @@ from eden_memory.domain.ranking import (
 )
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
+from eden_memory.domain.temporal import boost_in_time, time_named
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactStore, RankedFact
@@ -63,7 +64,7 @@ class QueryDebug:
 class SearchDebug:
     mode: str
     thresholds: dict[str, float]
-    fusion: str = ""  # e.g. "score 0.7/0.3" or "rrf k=60 1.0/1.0"
+    fusion: str = ""  # e.g. "score 0.6/0.4" or "rrf k=60 1.0/1.0"
     queries: list[QueryDebug] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -125,9 +126,11 @@ class FactSearch:
             )
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
-        merged = merge_queries([fused for _, fused in per_query])
         started = time.perf_counter()
-        facts = await visible_facts(self.store, [FactId(h.id) for h in merged], scopes.visibility)
+        lists, facts = await self._in_time(queries, [f for _, f in per_query], scopes.visibility)
+        merged = merge_queries([fused[:k] for fused in lists])
+        wanted = [FactId(h.id) for h in merged if h.id not in facts]
+        facts |= await visible_facts(self.store, wanted, scopes.visibility) if wanted else {}
         seconds["read_facts"] = time.perf_counter() - started
         results = [
             SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score)
@@ -151,6 +154,26 @@ class FactSearch:
         info = SearchDebug(mode.value, limits, _describe(rule), [d for d, _ in per_query])
         info.seconds = seconds
         return SearchResponse(results, info)
+
+    async def _in_time(
+        self, queries: Sequence[str], lists: list[list[FusedHit]], visibility: FactVisibility
+    ) -> tuple[list[list[FusedHit]], dict[FactId, Fact]]:
+        """Each query's list, with facts said in the time it names raised (and those facts).
+
+        Only a query that names a time costs a read here, of its candidates' facts.
+        """
+        now = self.clock.now()
+        named = [time_named(q, now) if self.settings.time_boost > 0 else None for q in queries]
+        if not any(named):
+            return lists, {}
+        ids = [FactId(h.id) for f, n in zip(lists, named, strict=True) if n for h in f]
+        facts = await visible_facts(self.store, ids, visibility)
+        said: dict[str, datetime] = {str(i): f.formed_at for i, f in facts.items()}
+        boost = self.settings.time_boost
+        return [
+            f if n is None else boost_in_time(f, n, said, boost)
+            for f, n in zip(lists, named, strict=True)
+        ], facts
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]
@@ -184,7 +207,6 @@ class FactSearch:
             fused = single(kw_hits, rule.text_threshold, semantic=False)
         else:
             fused = fuse(sem_hits, kw_hits, rule)
-        fused = fused[:k]
         info = QueryDebug(
             query, [(h.id, h.score) for h in sem_hits], [(h.id, h.score) for h in kw_hits], fused
         )

@@ -240,27 +240,21 @@ def compare(results: dict[str, Any]) -> None:
         results["comparison"]["ingest_ratio_mem0_over_eden"] = ratio
         lines.append(f"  ingest time mem0/eden = {ratio:.2f}x")
     results["comparison_lines"] = lines
-    hybrid = runs["eden observations hybrid off"]["recall"]
-    targets = {
-        "hybrid R@10 > 70 (thresholds off)": hybrid["10"] > 70,
-        "hybrid R@10 > 70 (thresholds on)": runs["eden observations hybrid on"]["recall"]["10"]
-        > 70,
-    }
+    # Issue 14's targets, on default settings ("on": the thresholds as shipped).
+    default = runs["eden observations hybrid on"]["recall"]
+    targets = {"default hybrid R@10 >= 65 (observations)": default["10"] >= 65}
     for corpus in ("observations", "turns"):
         for thr in ("on", "off"):
             h = runs[f"eden {corpus} hybrid {thr}"]["recall"]
             others = [runs[f"eden {corpus} {m} {thr}"]["recall"] for m in ("semantic", "keyword")]
-            targets[f"hybrid > both single retrievers at every k ({corpus}, {thr})"] = all(
-                h[str(k)] > o[str(k)] for o in others for k in KS
+            targets[f"hybrid >= both single retrievers at every k ({corpus}, {thr})"] = all(
+                h[str(k)] >= o[str(k)] for o in others for k in KS
             )
     if mem0 is not None:
         for thr in ("on", "off"):
             eden = runs[f"eden observations hybrid {thr}"]
             targets[f"eden >= mem0 at every k (hybrid {thr})"] = all(
                 eden["recall"][str(k)] >= mem0["recall"][str(k)] for k in KS
-            )
-            targets[f"search p50 >= 3x faster than mem0 (hybrid {thr})"] = (
-                mem0["search_ms"]["p50"] >= 3 * eden["search_ms"]["p50"]
             )
     results["targets"] = targets
     results["target_lines"] = ["\nTargets"] + [

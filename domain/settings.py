@@ -83,11 +83,14 @@ class SearchSettings(_Settings):
     text_threshold: NonNegative | None = None
     # How hybrid search fuses its lists (domain/ranking.py); weights from benchmarks/fusion.py.
     fusion: Fusion = Fusion.SCORE
-    semantic_weight: NonNegative = 0.7
-    keyword_weight: NonNegative = 0.3
+    semantic_weight: NonNegative = 0.6
+    keyword_weight: NonNegative = 0.4
     score_threshold: Unit = 0.0  # floor on the fused score of ``score`` fusion
     rrf_threshold: Unit = 0.015  # floor on the fused score of ``rrf`` fusion
     rrf_k: Positive = 60
+    # Facts said in the time a query names ("last week", "in May 2023") score this much
+    # more, relatively (domain/temporal.py); 0 turns it off.
+    time_boost: NonNegative = 0.25
     default_top_k: Positive = 10
     max_top_k: Positive = 50
     max_queries: Positive = 3

@@ -82,9 +82,7 @@ def index_damaged(conn: sqlite3.Connection, tokenize: str = TOKENIZE) -> bool:
     conn.execute(
         "CREATE VIRTUAL TABLE temp.vocab_expected USING fts5vocab(temp, fts_expected, row)"
     )
-    conn.execute(
-        "CREATE VIRTUAL TABLE temp.vocab_stored USING fts5vocab(main, facts_fts, row)"
-    )
+    conn.execute("CREATE VIRTUAL TABLE temp.vocab_stored USING fts5vocab(main, facts_fts, row)")
     try:
         conn.execute(
             "INSERT INTO temp.fts_expected (rowid, content) "
