@@ -146,7 +146,7 @@ async def test_a_query_naming_a_time_ranks_the_facts_said_then_first() -> None:
     now = world.clock.now()
     said = {
         "Alice went hiking in the Alps": now - timedelta(days=40),
-        "Alice went hiking in the Vosges": now - timedelta(days=8),
+        "Alice went hiking in the Vosges": now - timedelta(days=3),  # in last week
     }
     items = [
         FactInput(content=text, agent_id="nova", user_id="alice", formed_at=when)
@@ -157,3 +157,7 @@ async def test_a_query_naming_a_time_ranks_the_facts_said_then_first() -> None:
     recent = await world.memory.search_facts(conv, ["where did Alice go hiking last week"])
     assert {r.fact.content for r in plain.results} == set(said)
     assert recent.results[0].fact.content == "Alice went hiking in the Vosges"
+    before = {r.fact.content: r.score for r in plain.results}
+    assert recent.results[0].score == pytest.approx(
+        1.25 * before["Alice went hiking in the Vosges"]
+    )
