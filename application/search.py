@@ -64,7 +64,7 @@ class QueryDebug:
 class SearchDebug:
     mode: str
     thresholds: dict[str, float]
-    fusion: str = ""  # e.g. "score 0.6/0.4" or "rrf k=60 1.0/1.0"
+    fusion: str = ""  # e.g. "score 0.5/0.5" or "rrf k=60 1.0/1.0"
     queries: list[QueryDebug] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
 

@@ -45,9 +45,11 @@ class Lists:
 Ranker = Callable[[Lists], list[str]]
 
 
-async def collect(samples: Sequence[Sample], folder: Path) -> tuple[list[Lists], float, float]:
+async def collect(
+    samples: Sequence[Sample], folder: Path, corpus: str
+) -> tuple[list[Lists], float, float]:
     embedder = LocalEmbedder()
-    memory, _, _ = await eden_index(folder / "observations.db", embedder, samples, "observations")
+    memory, _, _ = await eden_index(folder / f"{corpus}.db", embedder, samples, corpus)
     store = memory.store
     floor = (await Calibrations(embedder).current()).search_floor
     out: list[Lists] = []
@@ -139,7 +141,7 @@ def row(name: str, figures: dict[int, float], note: str = "") -> str:
 async def main_async(args: argparse.Namespace) -> None:
     samples = load(args.data)
     with tempfile.TemporaryDirectory(prefix="fusion-") as tmp:
-        lists, sem_floor, text_floor = await collect(samples, Path(tmp))
+        lists, sem_floor, text_floor = await collect(samples, Path(tmp), args.corpus)
     print(
         f"{len(lists)} questions; calibrated semantic floor {sem_floor}, keyword floor {text_floor}"
     )
@@ -162,7 +164,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 recall(lists, rule_ranker(rule(Fusion.RRF, 0.5, s, t, rrf_floor))),
             )
         )
-        for w in (0.6, 0.67, 0.7, 0.75, 0.8):
+        for w in (0.4, 0.45, 0.5, 0.55, 0.6, 0.7):
             print(
                 row(
                     f"score {w:g}/{1 - w:.2g}",
@@ -182,6 +184,7 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--corpus", choices=("observations", "turns"), default="observations")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -83,8 +83,8 @@ class SearchSettings(_Settings):
     text_threshold: NonNegative | None = None
     # How hybrid search fuses its lists (domain/ranking.py); weights from benchmarks/fusion.py.
     fusion: Fusion = Fusion.SCORE
-    semantic_weight: NonNegative = 0.6
-    keyword_weight: NonNegative = 0.4
+    semantic_weight: NonNegative = 0.5
+    keyword_weight: NonNegative = 0.5
     score_threshold: Unit = 0.0  # floor on the fused score of ``score`` fusion
     rrf_threshold: Unit = 0.015  # floor on the fused score of ``rrf`` fusion
     rrf_k: Positive = 60

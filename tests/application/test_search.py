@@ -42,7 +42,7 @@ async def test_hybrid_search_finds_the_matching_facts_first() -> None:
     assert found.results[0].fact.content == "The Mars festival budget is 50000 dollars"
     scores = [r.score for r in found.results]
     assert scores == sorted(scores, reverse=True)
-    assert all(0.0 <= s <= 0.6 + 0.4 for s in scores)  # scaled scores, weighted 0.6 and 0.4
+    assert all(0.0 <= s <= 0.5 + 0.5 for s in scores)  # scaled scores, weighted 0.5 and 0.5
 
 
 async def test_rrf_fusion_stays_available_with_the_seeds_floor() -> None:
@@ -91,12 +91,12 @@ async def test_debug_returns_per_stage_scores_and_timings() -> None:
     assert query.keyword
     assert query.fused
     assert {"embed_queries", "retrieve_and_fuse"} <= set(found.debug.seconds)
-    assert found.debug.fusion == "score 0.6/0.4"
+    assert found.debug.fusion == "score 0.5/0.5"
     assert found.debug.thresholds == {"semantic": 0.65, "text": 0.0, "fused": 0.0}
     both = [h for h in query.fused if h.semantic_score is not None and h.keyword_score is not None]
     assert both  # each retriever's score beside the fused one
     best = max(h.semantic_score for h in both if h.semantic_score is not None)
-    assert any(h.score >= 0.6 for h in both if h.semantic_score == best)
+    assert any(h.score >= 0.5 for h in both if h.semantic_score == best)
 
 
 async def test_single_retriever_modes_and_thresholds_off() -> None:

@@ -70,7 +70,7 @@ def test_facts_default_to_30_words_and_reflections_to_35() -> None:
 def test_the_search_defaults_are_calibrated_score_fusion_rrf_kept_top_10_three_queries() -> None:
     search = DEFAULTS.search
     assert search.semantic_threshold is None  # the embedder's calibration decides
-    assert (search.fusion, search.semantic_weight, search.keyword_weight) == ("score", 0.6, 0.4)
+    assert (search.fusion, search.semantic_weight, search.keyword_weight) == ("score", 0.5, 0.5)
     assert search.rrf_threshold == 0.015
     assert search.rrf_k == 60
     assert search.default_top_k == 10
