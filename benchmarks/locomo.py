@@ -41,7 +41,9 @@ from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.ingestion import FactInput, IngestReport
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
+from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.settings import MemorySettings, SearchSettings
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
 AGENT = "locomo"
@@ -52,6 +54,9 @@ ANCHORS = {
 }
 
 Search = Callable[[Question], Awaitable[list[tuple[str, ...]]]]
+SEEDS_RRF = MemorySettings(
+    search=SearchSettings(fusion=Fusion.RRF, semantic_weight=1.0, keyword_weight=1.0)
+)
 
 
 @dataclass
@@ -316,6 +321,16 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                     runs.append(
                         Run(name, corpus, "eden-memory", eden_search(memory, mode, thresholds))
                     )
+            # The other fusion, as the seeds had it: equal-weight RRF with its 0.015 floor.
+            rrf = MemoryService(memory.store, embedder, ScriptedLLM([]), SystemClock(), SEEDS_RRF)
+            runs.append(
+                Run(
+                    f"eden {corpus} hybrid-rrf on",
+                    corpus,
+                    "eden-memory",
+                    eden_search(rrf, SearchMode.HYBRID, True),
+                )
+            )
         if not args.no_mem0:
             await add_mem0(folder, samples, results, runs, probes)
         for i, question in enumerate(questions):
