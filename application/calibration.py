@@ -10,12 +10,12 @@ measures them on the user's own pairs when given a file of them.
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Sequence
 
 from eden_memory.application.calibration_set import QUESTIONS, SAME_ATTRIBUTE
 from eden_memory.domain.calibration import RECORDED, Calibration, PairScores, calibrate
 from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.vectors import cosine
 from eden_memory.ports.embedder import Embedder
 
 Pairs = Sequence[tuple[str, str]]
@@ -40,7 +40,7 @@ async def pair_scores(
     vectors = dict(zip(texts, (await embedder.embed(texts)).vectors, strict=True))
 
     def cos(a: str, b: str) -> float:
-        return _cosine(vectors[a], vectors[b])
+        return cosine(vectors[a], vectors[b])
 
     answers = [cos(q, f) for q, f in questions]
     same = [cos(a, b) for a, b in same_attribute]
@@ -72,9 +72,3 @@ class Calibrations:
             if space not in self._measured:
                 self._measured[space] = await measure(self._embedder)
             return self._measured[space]
-
-
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = math.fsum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(math.fsum(x * x for x in a)) * math.sqrt(math.fsum(y * y for y in b))
-    return dot / norm if norm else 0.0

@@ -66,7 +66,7 @@ class MemoryService:
         self._context = ContextAssembler(store, clock, self.settings)
         calibrations = Calibrations(embedder)
         formation = Formation(
-            store, embedder, models, clock, self.settings, self._context.invalidate, calibrations
+            store, embedder, models, clock, self.settings, calibrations, self._context.invalidate
         )
         self.background = BackgroundTasks()
         self._access = AccessTracker(store)

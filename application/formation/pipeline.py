@@ -14,7 +14,6 @@ formation still succeeds and its report lists the failed consolidation.
 from __future__ import annotations
 
 import contextlib
-import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -39,8 +38,6 @@ from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import MemoryStore
 
-log = logging.getLogger("eden_memory.formation")
-
 
 class Trigger(StrEnum):
     DUE = "due"  # the message or token interval was reached
@@ -55,11 +52,8 @@ class Formation:
     models: ModelRouter
     clock: Clock
     settings: MemorySettings
+    calibrations: Calibrations  # the embedder's similarity floors, shared with search
     on_change: Callable[[Sequence[ScopeKey]], None] = lambda keys: None
-    calibrations: Calibrations | None = None  # the embedder's floors; made here if not given
-
-    def __post_init__(self) -> None:
-        self._floors = self.calibrations or Calibrations(self.embedder)
 
     async def run(self, agent_id: str, session_id: str, trigger: Trigger) -> FormationReport | None:
         """Form the session's pending messages if the trigger allows; None when nothing ran."""
@@ -104,7 +98,7 @@ class Formation:
         scopes = resolve_scopes(self.settings.enabled, state.agent_config, state.identity)
         role = ModelRole.REFLECTION_PREMIUM if state.premium else ModelRole.REFLECTION_FREE
         writer = FactWriter(
-            self.store, self.embedder, self.models, self.clock, self.settings, self._floors
+            self.store, self.embedder, self.models, self.clock, self.settings, self.calibrations
         )
         saved = resume.saved_plan(claim)
         # An interrupted formation's plan is finished before anything else is decided.

@@ -25,8 +25,6 @@ from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import EmbeddingSpaceError
 from eden_memory.domain.models import FactStatus
-from eden_memory.domain.scopes import AgentMemoryConfig
-from eden_memory.domain.settings import ConsolidationSettings, MemorySettings, ScopeNumbers
 from eden_memory.ports.stores import MemoryStore
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 from tests.application.faults import (
@@ -38,18 +36,9 @@ from tests.application.faults import (
     InjectedFault,
 )
 from tests.application.story import START, Story, World
+from tests.application.test_reliability import AGENT, EAGER, FIRST
 from tests.application.test_story import STORY
 
-AGENT = AgentMemoryConfig("nova")
-EAGER = MemorySettings(
-    consolidation=ConsolidationSettings(thresholds=ScopeNumbers(agent=1, user=1, session=1))
-)
-FIRST = (
-    "my email is alice@example.com",
-    "I work at Acme Corp",
-    "please keep answers short",
-    "the Mars festival budget is 50000 dollars",
-)
 SECOND = (
     "I am now the CTO at Acme Corp",  # UPDATE of "Alice works at Acme Corp"
     "correction: the Mars festival budget is 60000 dollars",  # DELETE of the 50000 budget

@@ -8,14 +8,9 @@ when it runs on this path.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Sequence
 
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = math.fsum(x * y for x, y in zip(a, b, strict=True))
-    norms = math.sqrt(math.fsum(x * x for x in a)) * math.sqrt(math.fsum(y * y for y in b))
-    return dot / norms if norms else 0.0
+from eden_memory.domain.vectors import cosine
 
 
 def _scores(query: Sequence[float], vectors: Sequence[Sequence[float]]) -> list[float]:
