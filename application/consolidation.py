@@ -12,9 +12,14 @@ from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.consolidation import consolidation_prompt
 from eden_memory.application.reports import ConsolidationOutcome, Usage
 from eden_memory.application.schemas import ConsolidatedText
-from eden_memory.domain.consolidation import apply_consolidation, plan_consolidation
+from eden_memory.domain.consolidation import (
+    ConsolidationPlan,
+    apply_consolidation,
+    plan_consolidation,
+)
 from eden_memory.domain.errors import EdenMemoryError
 from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.scaffolding import echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.domain.settings import ConsolidationSettings
 from eden_memory.ports.clock import Clock
@@ -39,8 +44,9 @@ class Consolidator:
     ) -> ConsolidationOutcome | None:
         """Consolidate one key if due. Returns None when there was nothing to do.
 
-        A failure or a lost race leaves the buffer exactly as it was; nothing is absorbed
-        unless the new blob was stored.
+        A failure, a lost race or an answer that echoes the prompt (``rejected``) leaves the
+        blob and the buffer exactly as they were; nothing is absorbed unless the new blob was
+        stored.
         """
         blobs = await self.store.get_consolidated([key])
         buffer = await self.store.unabsorbed([key])
@@ -51,6 +57,11 @@ class Consolidator:
         answer = await self.models.ask(
             role, "consolidation", system, prompt, ConsolidatedText, usage
         )
+        echoed = echoed_scaffolding(
+            answer.content, scaffolding_of(f"{system}\n{prompt}", plan.carried)
+        )
+        if echoed:
+            return _rejected(plan, answer.content, echoed)
         result = apply_consolidation(plan, answer.content, self.clock.now())
         won = await self.store.commit_consolidation(
             result.memory, plan.expected_version, plan.absorbed_ids, self.clock.now()
@@ -81,6 +92,25 @@ class Consolidator:
             elif result is not None:
                 outcomes.append(result)
         return outcomes
+
+
+def _rejected(plan: ConsolidationPlan, answer: str, echoed: Sequence[str]) -> ConsolidationOutcome:
+    """An answer that repeats the prompt is not kept: the blob and its buffer stay as they were.
+
+    Stripping the echo would keep a text the model did not write as a memory (often the
+    current blob and the notes side by side, unmerged); rejecting loses nothing, since the
+    notes stay in the context as recent reflections and a later consolidation absorbs them.
+    """
+    reason = f"the answer echoes the prompt ({', '.join(echoed)})"
+    log.warning(
+        "consolidation of %s rejected, version %d and %d notes kept unabsorbed: %s; answer: %.300r",
+        plan.key.as_text(),
+        plan.expected_version,
+        len(plan.reflections),
+        reason,
+        answer,
+    )
+    return ConsolidationOutcome(plan.key.as_text(), 0, None, "rejected", False, reason)
 
 
 def _failed(key: ScopeKey, error: Exception) -> ConsolidationOutcome:

@@ -43,7 +43,7 @@ class ConsolidationOutcome:
     scope_key: str
     absorbed: int
     version: int | None
-    status: str  # "consolidated", "lost-race", "failed"
+    status: str  # "consolidated", "lost-race", "failed", "rejected" (the answer echoed the prompt)
     truncated: bool = False
     error: str = ""
 

@@ -47,6 +47,11 @@ class ConsolidationPlan:
     def word_limit(self) -> int:
         return self.current.word_limit
 
+    @property
+    def carried(self) -> tuple[str, ...]:
+        """The stored texts the prompt shows: the current blob and the notes it absorbs."""
+        return (self.current.content, *(r.content for r in self.reflections))
+
 
 def plan_consolidation(
     key: ScopeKey,

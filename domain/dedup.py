@@ -101,6 +101,11 @@ class Override:
     why: str
 
 
+# Why a decision was not executed as given, for the two ways an answer can miss its questions.
+SKIPPED = "the model gave no decision for this fact; it is added as new (nothing is lost)"
+NOT_ASKED = "no decision was asked for this fact (it has no similar fact); the answer is ignored"
+
+
 @dataclass(frozen=True)
 class DedupPlan:
     operations: tuple[FactOperation, ...]
@@ -165,7 +170,7 @@ class _Planner:
             self.operations.append(AddFact(index, fact.content, fact.scope))
             return
         if decision is None:
-            self.fallback(index, None, "the LLM gave no decision for this fact")
+            self.fallback(index, None, SKIPPED)
             return
         try:
             decision = replace(decision, action=DedupAction(decision.action))
@@ -275,6 +280,11 @@ def plan_fact_operations(
         if not 0 <= decision.fact_index < len(facts):
             planner.overrides.append(
                 Override(decision.fact_index, decision, DedupAction.NONE, "no such new fact")
+            )
+        elif not candidates[decision.fact_index]:
+            # Not asked: it had no similar fact, so it is added whatever the answer says.
+            planner.overrides.append(
+                Override(decision.fact_index, decision, DedupAction.ADD, NOT_ASKED)
             )
         elif decision.fact_index in chosen:
             planner.overrides.append(

@@ -97,5 +97,10 @@ def _ended(report: FormationReport | None) -> str:
     if report is None:
         return "session ended"
     said = "session ended; memories formed" if report.messages else "session ended"
-    failed = [c.scope_key for c in report.consolidations if c.status == "failed"]
-    return f"{said}; consolidation failed for {', '.join(failed)} (buffer kept)" if failed else said
+    # A failed or rejected consolidation keeps its buffer: say so, a later run absorbs it.
+    kept = [
+        f"{c.scope_key} ({c.status})"
+        for c in report.consolidations
+        if c.status in ("failed", "rejected")
+    ]
+    return f"{said}; consolidation not kept for {', '.join(kept)} (buffer kept)" if kept else said

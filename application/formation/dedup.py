@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter, embed
 from eden_memory.application.formation.extraction import SourcedFact
+from eden_memory.application.formation.notices import log_overrides
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.formation.writes import PlanExecutor
 from eden_memory.application.hits import visible_facts
@@ -83,6 +84,7 @@ class FactWriter:
             [s.fact for s in kept], candidates, decisions, self.settings.facts.max_words
         )
         report.overrides.extend(plan.overrides)
+        log_overrides(report, plan.overrides)
         for action in DedupAction:
             report.decisions[action.value] = plan.count(action)
         rewritten = _rewritten_texts(plan, kept)

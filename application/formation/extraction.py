@@ -13,9 +13,11 @@ from eden_memory.application.reports import Rejected, Usage
 from eden_memory.application.schemas import ExtractedFacts, ExtractedReflections
 from eden_memory.domain.dedup import NewFact
 from eden_memory.domain.errors import InvalidMemoryTextError
+from eden_memory.domain.fact_checks import FactChecks
 from eden_memory.domain.ids import MessageId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
+from eden_memory.domain.scaffolding import Scaffolding, echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import single_line
@@ -48,7 +50,8 @@ async def extract_facts(
     instructions: str,
     usage: Usage,
 ) -> Extracted:
-    """One fast call; facts of inactive scopes or over the word limit are rejected, with why."""
+    """One fast call; a fact of an inactive scope, over the word limit, copied from a message
+    or spoken in the first person is rejected, with why (``domain.fact_checks``)."""
     system, prompt = fact_extraction_prompt(
         messages, scopes.fact_scopes, settings.facts.max_words, instructions
     )
@@ -56,6 +59,7 @@ async def extract_facts(
         ModelRole.FAST, "fact_extraction", system, prompt, ExtractedFacts, usage
     )
     out = Extracted()
+    checks = FactChecks.of(messages)
     for item in answer.facts:
         scope = Scope(item.scope)
         if scope not in scopes.fact_scopes:
@@ -67,6 +71,10 @@ async def extract_facts(
             out.rejected.append(Rejected(item.content, str(error)))
             continue
         sources = tuple(messages[i - 1] for i in item.source_messages if 1 <= i <= len(messages))
+        problem = checks.problem(content, sources)
+        if problem is not None:
+            out.rejected.append(Rejected(item.content, problem))
+            continue
         out.facts.append(SourcedFact.of(NewFact(content, scope), sources or messages))
     return out
 
@@ -89,7 +97,8 @@ async def extract_reflections(
     instructions: str,
     usage: Usage,
 ) -> ExtractedNotes:
-    """One call over the current memory, the new facts and the conversation."""
+    """One call over the current memory, the new facts and the conversation; a note of an
+    inactive scope, over the word limit or echoing the prompt is rejected, with why."""
     active = [s for s in (Scope.AGENT, Scope.USER, Scope.SESSION) if s in scopes.scopes]
     system, prompt = reflection_prompt(
         messages, active, blobs, recent, new_facts, settings.reflections.max_words, instructions
@@ -97,18 +106,36 @@ async def extract_reflections(
     answer = await models.ask(
         role, "reflection_extraction", system, prompt, ExtractedReflections, usage
     )
+    shown = [
+        *(b.content for b in blobs.values()),
+        *(r.content for notes in recent.values() for r in notes),
+        *new_facts,
+        *(m.text for m in messages),
+        instructions,
+    ]
+    scaffold = scaffolding_of(f"{system}\n{prompt}", shown)
     out = ExtractedNotes()
     for scope in (Scope.AGENT, Scope.USER, Scope.SESSION):
         for text in getattr(answer, scope.value):
-            if scope not in scopes.scopes:
-                out.rejected.append(Rejected(text, f"scope {scope} is not active"))
-                continue
-            try:
-                note = single_line(
-                    text, max_words=settings.reflections.max_words, what="reflection"
-                )
-            except InvalidMemoryTextError as error:
-                out.rejected.append(Rejected(text, str(error)))
-                continue
-            out.by_scope.setdefault(scope, []).append(note)
+            note = _note(text, scope, scopes, settings, scaffold)
+            if isinstance(note, Rejected):
+                out.rejected.append(note)
+            else:
+                out.by_scope.setdefault(scope, []).append(note)
     return out
+
+
+def _note(
+    text: str, scope: Scope, scopes: ActiveScopes, settings: MemorySettings, scaffold: Scaffolding
+) -> str | Rejected:
+    """The note as it is kept, or why it is not."""
+    if scope not in scopes.scopes:
+        return Rejected(text, f"scope {scope} is not active")
+    try:
+        note = single_line(text, max_words=settings.reflections.max_words, what="reflection")
+    except InvalidMemoryTextError as error:
+        return Rejected(text, str(error))
+    echoed = echoed_scaffolding(note, scaffold)
+    if echoed:
+        return Rejected(text, f"echoes the prompt ({', '.join(echoed)})")
+    return note

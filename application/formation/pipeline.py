@@ -26,6 +26,7 @@ from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.formation import resume
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
+from eden_memory.application.formation.notices import log_rejected
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.reports import FormationReport
 from eden_memory.domain.ids import ReflectionId
@@ -147,6 +148,7 @@ class Formation:
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
+        log_rejected(report, "fact", extracted.rejected)
         async with timed(report.stage_seconds, "dedup"):
             return await writer.plan(extracted.facts, scopes, report)
 
@@ -177,6 +179,7 @@ class Formation:
                 report.usage,
             )
         report.reflections_rejected.extend(notes.rejected)
+        log_rejected(report, "reflection", notes.rejected)
         now = self.clock.now()
         said_at = max(m.sent_at for m in claim.messages)
         out: list[Reflection] = []

@@ -11,17 +11,11 @@ every kind of half-done dedup plan.
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from mongomock_motor import AsyncMongoMockClient
 
-from eden_memory.adapters.stores.mongo import MongoStore
-from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import EmbeddingSpaceError
 from eden_memory.domain.models import FactStatus
@@ -35,6 +29,7 @@ from tests.application.faults import (
     FaultyStore,
     InjectedFault,
 )
+from tests.application.stores import StoreMaker
 from tests.application.story import START, Story, World
 from tests.application.test_reliability import AGENT, EAGER, FIRST
 from tests.application.test_story import STORY
@@ -71,24 +66,6 @@ FAR_MERGE = replace(
         ),
     },
 )
-StoreMaker = Callable[[], Awaitable[MemoryStore]]
-
-
-@pytest.fixture(params=["memory", "sqlite", "mongomock"])
-async def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[StoreMaker]:
-    opened: list[SqliteStore] = []
-
-    async def make() -> MemoryStore:
-        if request.param == "memory":
-            return InMemoryStore()
-        if request.param == "sqlite":
-            opened.append(await SqliteStore.open(tmp_path / f"{uuid.uuid4().hex}.db"))
-            return opened[-1]
-        return MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
-
-    yield make
-    for store in opened:
-        await store.close()
 
 
 async def prepared(store: MemoryStore, plan: FaultPlan, judge: Story) -> World:

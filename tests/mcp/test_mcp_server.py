@@ -6,7 +6,8 @@ from mcp import Client
 from mcp.types import TextContent
 
 from eden_memory.adapters.mcp.identity import ServerIdentity
-from eden_memory.adapters.mcp.server import build_server
+from eden_memory.adapters.mcp.server import _ended, build_server
+from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import Story, World, make_world
 
@@ -69,3 +70,15 @@ async def test_recording_a_turn_and_ending_the_session_forms_memory() -> None:
     assert "recorded 1 message" in _text(recorded)
     assert not ended.is_error, _text(ended)
     assert "alice@example.com" in _text(context)
+
+
+def test_ending_a_session_says_which_consolidation_was_not_kept() -> None:
+    report = FormationReport("nova", "s9", "end", messages=2)
+    report.consolidations = [
+        ConsolidationOutcome("user:nova:alice", 0, None, "rejected", error="echoes the prompt"),
+        ConsolidationOutcome("session:nova:s9", 2, 1, "consolidated"),
+    ]
+    assert _ended(report) == (
+        "session ended; memories formed; consolidation not kept for user:nova:alice (rejected) "
+        "(buffer kept)"
+    )

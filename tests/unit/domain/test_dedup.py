@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.domain.dedup import (
+    NOT_ASKED,
+    SKIPPED,
     AddFact,
     Candidate,
     DedupAction,
@@ -407,3 +409,56 @@ def test_planned_texts_are_valid_facts_and_unknown_actions_never_act(case: Case)
         if 0 <= index < len(facts) and decision.action not in set(DedupAction):
             own = [op for op in result.operations if op.fact_index == index]
             assert own == [AddFact(index, facts[index].content, facts[index].scope)]
+
+
+# -- an answer that misses its questions (issue 15: a real model skipped one fact) ---------
+
+
+def test_a_skipped_fact_is_added_as_new_and_the_report_says_the_model_skipped_it() -> None:
+    # Two facts were asked; the answer judged only the first: the second is kept, as new.
+    facts = [NewFact("Alice lives in Lyon", Scope.USER), NewFact("Alice drinks coffee", Scope.USER)]
+    decisions = [DedupDecision(0, DedupAction.DELETE, "x1", None, "moved")]
+    result = plan_fact_operations(facts, [[PARIS], [EXISTING["x2"]]], decisions, MAX_WORDS)
+    assert AddFact(1, "Alice drinks coffee", Scope.USER) in result.operations
+    assert [(o.fact_index, o.applied, o.why) for o in result.overrides] == [
+        (1, DedupAction.ADD, SKIPPED)
+    ]
+
+
+def test_an_answer_for_a_fact_that_was_not_asked_is_ignored_and_reported() -> None:
+    facts = [NewFact("Alice lives in Lyon", Scope.USER), NewFact("Tea is fine", Scope.USER)]
+    decisions = [
+        DedupDecision(0, DedupAction.NONE, "x1"),
+        DedupDecision(1, DedupAction.DELETE, "x1", None, "not asked"),
+    ]
+    result = plan_fact_operations(facts, [[PARIS], []], decisions, MAX_WORDS)
+    assert result.operations == (
+        KeepExisting(0, FactId("x1")),
+        AddFact(1, "Tea is fine", Scope.USER),
+    )
+    assert [(o.fact_index, o.why) for o in result.overrides] == [(1, NOT_ASKED)]
+
+
+@THOROUGH
+@given(any_cases())
+def test_every_asked_fact_without_an_answer_is_added_and_reported(case: Case) -> None:
+    facts, candidates, decisions = case
+    answered = {d.fact_index for d in decisions}
+    result = plan_fact_operations(facts, candidates, decisions, MAX_WORDS)
+    for index in needs_decision(candidates):
+        if index not in answered:
+            assert AddFact(index, facts[index].content, facts[index].scope) in result.operations
+            assert any(o.fact_index == index and o.why == SKIPPED for o in result.overrides)
+
+
+@THOROUGH
+@given(any_cases())
+def test_answers_for_facts_that_were_not_asked_change_nothing_but_the_report(case: Case) -> None:
+    facts, candidates, decisions = case
+    asked = set(needs_decision(candidates))
+    kept = [d for d in decisions if d.fact_index in asked]
+    with_extra = plan_fact_operations(facts, candidates, decisions, MAX_WORDS)
+    without = plan_fact_operations(facts, candidates, kept, MAX_WORDS)
+    assert with_extra.operations == without.operations
+    extra = [d for d in decisions if d.fact_index not in asked]
+    assert len(with_extra.overrides) == len(without.overrides) + len(extra)

@@ -1,0 +1,41 @@
+"""Model output a formation refused or repaired is logged as well as reported.
+
+Logged when it is decided, not when the formation ends: a formation that fails afterwards
+returns no report, and its retry carries out the saved plan without asking the model again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from eden_memory.application.reports import FormationReport, Rejected
+from eden_memory.domain.dedup import Override
+
+log = logging.getLogger("eden_memory.formation")
+
+
+def log_rejected(report: FormationReport, what: str, items: Sequence[Rejected]) -> None:
+    """One warning per refused fact or reflection, with why and the text (cut at 200)."""
+    for item in items:
+        log.warning(
+            "formation of %s/%s: %s rejected, %s: %.200r",
+            report.agent_id,
+            report.session_id,
+            what,
+            item.why,
+            item.content,
+        )
+
+
+def log_overrides(report: FormationReport, overrides: Sequence[Override]) -> None:
+    """One warning per dedup decision not carried out as the model gave it."""
+    for override in overrides:
+        log.warning(
+            "formation of %s/%s: dedup decision for new fact %d carried out as %s: %s",
+            report.agent_id,
+            report.session_id,
+            override.fact_index,
+            override.applied.value,
+            override.why,
+        )
