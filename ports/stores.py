@@ -7,7 +7,7 @@ workers (claims, compare-and-set, access counts) say so, and the contract suite 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -78,10 +78,14 @@ class FactStore(Protocol):
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]: ...
 
     async def known_hashes(
-        self, agent_id: AgentId, user_id: UserId | None
+        self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
         """(scope, content hash) of this agent's active agent facts, plus the active user facts
-        of ``user_id`` when it is given."""
+        of ``user_id`` when it is given.
+
+        With ``among``, only the hashes in it: writers pass the hashes of the batch they are
+        about to add, so the lookup costs what the batch holds, not what the store holds.
+        """
         ...
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:

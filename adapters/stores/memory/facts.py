@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact, copy_vector
@@ -69,7 +69,7 @@ class FactTable(StateHolder):
         return {i: copy_vector(facts[i].vector) for i in ids if i in facts}
 
     async def known_hashes(
-        self, agent_id: AgentId, user_id: UserId | None
+        self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
         await self._turn()
         keys = {ScopeKey(Scope.AGENT, agent_id)}
@@ -78,7 +78,9 @@ class FactTable(StateHolder):
         return {
             (s.fact.scope, s.fact.content_hash)
             for s in self._state.facts.values()
-            if s.fact.is_active and s.fact.key in keys
+            if s.fact.is_active
+            and s.fact.key in keys
+            and (among is None or s.fact.content_hash in among)
         }
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
