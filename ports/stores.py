@@ -42,8 +42,26 @@ class RankedFact:
 
 
 @dataclass(frozen=True)
+class ListingPosition:
+    """Where a listing stopped: the ``formed_at`` and id of the last fact it returned."""
+
+    formed_at: datetime
+    id: FactId
+
+    @classmethod
+    def after(cls, fact: Fact) -> ListingPosition:
+        return cls(fact.formed_at, fact.id)
+
+
+@dataclass(frozen=True)
 class FactQuery:
-    """A management listing: one agent's facts, optionally narrowed; newest ``formed_at`` first."""
+    """A management listing: one agent's facts, optionally narrowed; newest ``formed_at``
+    first, then by id.
+
+    ``after`` continues a listing past a position (keyset paging): a page then costs the
+    same however deep it is, where ``offset`` makes the store skip every earlier fact.
+    Export and re-embedding page this way. ``offset`` counts from ``after`` when both are set.
+    """
 
     agent_id: AgentId
     scope: Scope | None = None
@@ -51,6 +69,7 @@ class FactQuery:
     status: FactStatus | None = FactStatus.ACTIVE
     limit: int = 100
     offset: int = 0
+    after: ListingPosition | None = None
 
 
 class FactStore(Protocol):

@@ -8,7 +8,7 @@ from datetime import datetime
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact, copy_vector
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
-from eden_memory.domain.fifo import newest_first
+from eden_memory.domain.fifo import newest_first, newest_first_at
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope, ScopeKey
@@ -119,6 +119,9 @@ class FactTable(StateHolder):
             and (query.user_id is None or f.user_id == query.user_id)
             and (query.status is None or f.status is query.status)
         ]
+        if query.after is not None:
+            mark = newest_first_at(query.after.formed_at, query.after.id)
+            chosen = [f for f in chosen if newest_first(f) > mark]
         chosen.sort(key=newest_first)
         return chosen[query.offset : query.offset + query.limit]
 

@@ -106,7 +106,7 @@ def list_facts(
     conn: sqlite3.Connection, query: FactQuery, parse: Parse = fact_from_row
 ) -> list[Fact]:
     where: list[str] = ["agent_id = ?"]
-    params: list[str] = [query.agent_id]
+    params: list[str | int] = [query.agent_id]
     if query.scope is not None:
         where.append("scope = ?")
         params.append(query.scope.value)
@@ -116,9 +116,13 @@ def list_facts(
     if query.status is not None:
         where.append("status = ?")
         params.append(query.status.value)
-    rows = conn.execute(
+    if query.after is not None:  # keyset: the index starts at the position, nothing skipped
+        at = to_us(query.after.formed_at)
+        where.append("formed_us <= ? AND (formed_us < ? OR id > ?)")
+        params.extend([at, at, query.after.id])
+    rows = conn.execute(  # in the order of the index facts_listing (schema version 6)
         f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(where)} "
-        "ORDER BY formed_us DESC, pk DESC LIMIT ? OFFSET ?",
+        "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
         (*params, query.limit, query.offset),
     )
     return [parse(row) for row in rows]

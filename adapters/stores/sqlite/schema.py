@@ -19,7 +19,7 @@ from eden_memory.adapters.stores.sqlite.keyword_index import (
 )
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATION_WAIT_MS = 15 * 60 * 1000
@@ -40,6 +40,14 @@ def _add_formation_plans(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE sessions ADD COLUMN formation_plan TEXT")
 
 
+def _index_listing_order(conn: sqlite3.Connection) -> None:
+    """Version 6 lists facts newest first, then by id, along one index, so a listing page
+    continued from a position (``FactQuery.after``) starts where it is instead of sorting or
+    skipping; the index it replaces was its prefix (agent, time)."""
+    conn.execute("CREATE INDEX IF NOT EXISTS facts_listing ON facts (agent_id, formed_us DESC, id)")
+    conn.execute("DROP INDEX IF EXISTS facts_agent_formed")
+
+
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
 MIGRATIONS: Mapping[int, Migration] = {
@@ -47,6 +55,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     2: replace_update_triggers,  # and mends a keyword index damaged by the old ones
     3: _add_formation_plans,
     4: stem_keyword_index,  # the keyword index rebuilt with the Porter stemmer
+    5: _index_listing_order,
 }
 
 
