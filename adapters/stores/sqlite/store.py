@@ -66,8 +66,10 @@ class SqliteStore(MemoryMethods, SessionMethods):
         try:
             with translated():
                 prepare(conns[0])
-            for _ in range(2):
-                conns.append(connect(self.path, busy_timeout=busy_timeout, read_only=True))
+            for mapped in (True, False):  # the reader's, then the vector searcher's
+                conns.append(
+                    connect(self.path, busy_timeout=busy_timeout, read_only=True, mapped=mapped)
+                )
         except BaseException:
             for conn in conns:
                 conn.close()
