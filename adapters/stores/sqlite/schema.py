@@ -22,6 +22,10 @@ from eden_memory.domain.errors import ConfigurationError, StoreError
 SCHEMA_VERSION = 6
 
 Migration = Callable[[sqlite3.Connection], None]
+# A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
+# 8 KB one. Measured on 20k facts: 3.1 KB per fact on disk instead of 4.5, inserts and the
+# vector load no slower (docs/decisions.md, "Embedded store at scale").
+PAGE_BYTES = 8192
 MIGRATION_WAIT_MS = 15 * 60 * 1000
 
 
@@ -62,6 +66,8 @@ MIGRATIONS: Mapping[int, Migration] = {
 def prepare(conn: sqlite3.Connection) -> None:
     """Put the file in WAL mode and bring its schema to ``SCHEMA_VERSION``."""
     _require_fts5(conn)
+    # Takes effect only in a new file (an existing one keeps its size until a VACUUM).
+    conn.execute(f"PRAGMA page_size = {PAGE_BYTES}")
     conn.execute("PRAGMA journal_mode = WAL")
     if schema_version(conn) == SCHEMA_VERSION:
         return  # the common case takes no write lock

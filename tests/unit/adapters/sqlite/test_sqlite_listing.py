@@ -1,4 +1,4 @@
-"""Listing pages continue from a position along one index (schema version 6).
+"""Listing pages continue from a position along one index (schema version 6); pages of 8 KB.
 
 A version-5 file is upgraded losslessly: its facts, their order and their search stay, the
 listing index replaces the (agent, time) one, and a continued page neither sorts nor skips.
@@ -79,3 +79,29 @@ async def test_a_continued_page_walks_the_index_without_sorting(tmp_path: Path) 
     steps = " ".join(str(row[3]) for row in plan)
     assert "facts_listing" in steps
     assert "TEMP B-TREE" not in steps
+
+
+def page_size(path: Path) -> int:
+    with sqlite3.connect(path) as raw:
+        return int(raw.execute("PRAGMA page_size").fetchone()[0])
+
+
+async def test_a_new_file_has_pages_that_hold_several_facts(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    await (await SqliteStore.open(path)).close()
+    assert page_size(path) == 8192
+
+
+async def test_a_file_with_smaller_pages_keeps_them_and_its_facts(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA page_size = 4096")
+    raw.execute("CREATE TABLE probe (x)")  # the file now exists with 4 KB pages
+    raw.execute("DROP TABLE probe")
+    raw.close()
+    facts = _facts()
+    async with await SqliteStore.open(path) as store:
+        await store.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
+    async with await SqliteStore.open(path) as store:
+        assert await store.get_facts([f.id for f in facts]) == facts
+    assert page_size(path) == 4096
