@@ -122,7 +122,6 @@ async def ingest_facts(
     pending: list[tuple[int, Fact]] = []
     seen: set[tuple[ScopeKey, str]] = set()
     ids: set[str] = set()
-    known: dict[tuple[str, str | None], set[tuple[Scope, str]]] = {}
     for index, raw in enumerate(items):
         try:
             item = raw if isinstance(raw, FactInput) else FactInput.model_validate(raw)
@@ -130,25 +129,58 @@ async def ingest_facts(
         except (ValidationError, InvalidInputError, TypeError) as error:
             report.rejected.append(Rejected(index, _reason(error)))
             continue
+        if fact.id in ids and any(f.id == fact.id for _, f in pending):
+            # The first holder of the id may be a duplicate of a stored fact, which frees it.
+            ids -= await _flush(store, embedder, pending, report)
+            pending = []
         if fact.id in ids:
             report.rejected.append(Rejected(index, f"fact id {fact.id} is given twice"))
             continue
-        owner = (fact.agent_id, fact.user_id)
-        if owner not in known:
-            known[owner] = await store.known_hashes(fact.agent_id, fact.user_id)
         marker = (fact.key, fact.content_hash)
-        if marker in seen or (fact.scope, fact.content_hash) in known[owner]:
+        if marker in seen:
             report.duplicates += 1
             continue
         seen.add(marker)
         ids.add(fact.id)
         pending.append((index, fact))
         if len(pending) >= batch_size:
-            await _write(store, embedder, pending, report)
+            ids -= await _flush(store, embedder, pending, report)
             pending = []
-    await _write(store, embedder, pending, report)
+    await _flush(store, embedder, pending, report)
     report.rejected.sort(key=lambda r: r.index)
     return report
+
+
+async def _flush(
+    store: FactStore, embedder: Embedder, pending: list[tuple[int, Fact]], report: IngestReport
+) -> set[str]:
+    """Write ``pending`` but for duplicates of stored facts; returns the ids of those (an id
+    of a fact that was not stored may be given again)."""
+    fresh = await _unknown(store, pending, report)
+    await _write(store, embedder, fresh, report)
+    kept = {f.id for _, f in fresh}
+    return {f.id for _, f in pending if f.id not in kept}
+
+
+async def _unknown(
+    store: FactStore, pending: list[tuple[int, Fact]], report: IngestReport
+) -> list[tuple[int, Fact]]:
+    """``pending`` without exact duplicates of stored facts; only the batch's hashes are
+    looked up, one call per (agent, user), so a call costs the same in any size of store."""
+    owners: dict[tuple[AgentId, UserId | None], set[str]] = {}
+    for _, fact in pending:
+        owners.setdefault((fact.agent_id, fact.user_id), set()).add(fact.content_hash)
+    known = {
+        owner: await store.known_hashes(owner[0], owner[1], hashes)
+        for owner, hashes in owners.items()
+    }
+    fresh = [
+        (index, fact)
+        for index, fact in pending
+        if (fact.scope, fact.content_hash) not in known[(fact.agent_id, fact.user_id)]
+    ]
+    report.duplicates += len(pending) - len(fresh)
+    return fresh
 
 
 async def _write(

@@ -8,7 +8,7 @@ from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
 from eden_memory.domain.ids import AgentId
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, MemoryStore
+from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
 
 
 async def reembed(
@@ -25,9 +25,9 @@ async def reembed(
     """
     moved = 0
     for agent_id in agent_ids:
-        offset = 0
-        while True:
-            query = FactQuery(AgentId(agent_id), status=None, limit=batch_size, offset=offset)
+        after: ListingPosition | None = None  # keyset paging: re-embedding moves no fact in
+        while True:  # the listing order (time, id), so the position stays valid
+            query = FactQuery(AgentId(agent_id), status=None, limit=batch_size, after=after)
             page = await store.list_facts(query)
             if not page:
                 break
@@ -36,7 +36,7 @@ async def reembed(
                 embedder.space, {f.id: v for f, v in zip(page, vectors, strict=True)}
             )
             moved += len(page)
-            offset += len(page)
+            after = ListingPosition.after(page[-1])
             if on_progress is not None:
                 on_progress(len(page))
     return moved

@@ -22,7 +22,7 @@ from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, MemoryStore
+from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
 
 FORMAT = "eden-memory-export"
 VERSION = 1
@@ -36,17 +36,17 @@ async def export_agent(store: MemoryStore, agent_id: str, now: datetime) -> Asyn
     header |= {"agent_id": agent_id, "exported_at": now.isoformat()}
     header["embedding"] = {"model": space.model, "dimension": space.dimension} if space else None
     yield json.dumps(header)
-    offset = 0
+    after: ListingPosition | None = None  # keyset paging: no page skips the earlier ones
     while True:
         page = await store.list_facts(
-            FactQuery(AgentId(agent_id), status=None, limit=PAGE, offset=offset)
+            FactQuery(AgentId(agent_id), status=None, limit=PAGE, after=after)
         )
         vectors = await store.get_vectors([f.id for f in page])
         for fact in page:
             yield _line("fact", fact.model_dump(mode="json"), vector=vectors.get(fact.id))
         if len(page) < PAGE:
             break
-        offset += PAGE
+        after = ListingPosition.after(page[-1])
     for reflection in await store.list_reflections(AgentId(agent_id), None, include_absorbed=True):
         yield _line("reflection", reflection.model_dump(mode="json"))
     for blob in await store.list_consolidated(AgentId(agent_id)):

@@ -35,4 +35,9 @@ def select_fifo(
 
 def newest_first(fact: Fact) -> tuple[float, str]:
     """Sort key: most recent ``formed_at`` first, then id for a stable order."""
-    return (-fact.formed_at.timestamp(), fact.id)
+    return newest_first_at(fact.formed_at, fact.id)
+
+
+def newest_first_at(formed_at: datetime, fact_id: str) -> tuple[float, str]:
+    """``newest_first`` of a fact known by its time and id (a listing's position)."""
+    return (-formed_at.timestamp(), fact_id)

@@ -7,7 +7,7 @@ workers (claims, compare-and-set, access counts) say so, and the contract suite 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -42,8 +42,26 @@ class RankedFact:
 
 
 @dataclass(frozen=True)
+class ListingPosition:
+    """Where a listing stopped: the ``formed_at`` and id of the last fact it returned."""
+
+    formed_at: datetime
+    id: FactId
+
+    @classmethod
+    def after(cls, fact: Fact) -> ListingPosition:
+        return cls(fact.formed_at, fact.id)
+
+
+@dataclass(frozen=True)
 class FactQuery:
-    """A management listing: one agent's facts, optionally narrowed; newest ``formed_at`` first."""
+    """A management listing: one agent's facts, optionally narrowed; newest ``formed_at``
+    first, then by id.
+
+    ``after`` continues a listing past a position (keyset paging): a page then costs the
+    same however deep it is, where ``offset`` makes the store skip every earlier fact.
+    Export and re-embedding page this way. ``offset`` counts from ``after`` when both are set.
+    """
 
     agent_id: AgentId
     scope: Scope | None = None
@@ -51,6 +69,7 @@ class FactQuery:
     status: FactStatus | None = FactStatus.ACTIVE
     limit: int = 100
     offset: int = 0
+    after: ListingPosition | None = None
 
 
 class FactStore(Protocol):
@@ -78,10 +97,14 @@ class FactStore(Protocol):
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]: ...
 
     async def known_hashes(
-        self, agent_id: AgentId, user_id: UserId | None
+        self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
         """(scope, content hash) of this agent's active agent facts, plus the active user facts
-        of ``user_id`` when it is given."""
+        of ``user_id`` when it is given.
+
+        With ``among``, only the hashes in it: writers pass the hashes of the batch they are
+        about to add, so the lookup costs what the batch holds, not what the store holds.
+        """
         ...
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:

@@ -128,7 +128,8 @@ class FactWriter:
         ids = [derived_fact_id(s, scopes) for s in extracted]
         formed = {f.id for f in await self.store.get_facts(ids)}
         fresh = [s for s, i in zip(extracted, ids, strict=True) if i not in formed]
-        known = await self.store.known_hashes(scopes.agent_id, scopes.user_id)
+        hashes = {s.fact.hash for s in fresh}  # only these are looked up, whatever the store holds
+        known = await self.store.known_hashes(scopes.agent_id, scopes.user_id, hashes)
         kept_facts, dropped = drop_exact_duplicates([s.fact for s in fresh], known)
         report.exact_duplicates = len(dropped) + len(extracted) - len(fresh)
         first = {(s.fact.scope, s.fact.hash): s for s in reversed(fresh)}

@@ -102,7 +102,8 @@ class Writer:
             return
         agent = plan.agent_id
         existing = {f.id for f in await self.store.get_facts([p.fact.id for p in plan.facts])}
-        known = await self.store.known_hashes(plan.fact_agent, None)
+        hashes = {p.fact.content_hash for p in plan.facts}
+        known = await self.store.known_hashes(plan.fact_agent, None, hashes)
         pending: list[PlannedFact] = []
         for planned in plan.facts:
             fact = planned.fact

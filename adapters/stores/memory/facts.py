@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact, copy_vector
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
-from eden_memory.domain.fifo import newest_first
+from eden_memory.domain.fifo import newest_first, newest_first_at
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope, ScopeKey
@@ -69,7 +69,7 @@ class FactTable(StateHolder):
         return {i: copy_vector(facts[i].vector) for i in ids if i in facts}
 
     async def known_hashes(
-        self, agent_id: AgentId, user_id: UserId | None
+        self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
         await self._turn()
         keys = {ScopeKey(Scope.AGENT, agent_id)}
@@ -78,7 +78,9 @@ class FactTable(StateHolder):
         return {
             (s.fact.scope, s.fact.content_hash)
             for s in self._state.facts.values()
-            if s.fact.is_active and s.fact.key in keys
+            if s.fact.is_active
+            and s.fact.key in keys
+            and (among is None or s.fact.content_hash in among)
         }
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
@@ -117,6 +119,9 @@ class FactTable(StateHolder):
             and (query.user_id is None or f.user_id == query.user_id)
             and (query.status is None or f.status is query.status)
         ]
+        if query.after is not None:
+            mark = newest_first_at(query.after.formed_at, query.after.id)
+            chosen = [f for f in chosen if newest_first(f) > mark]
         chosen.sort(key=newest_first)
         return chosen[query.offset : query.offset + query.limit]
 

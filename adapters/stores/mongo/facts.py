@@ -7,7 +7,7 @@ the same sentence at once both get the one stored fact back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -83,17 +83,19 @@ class FactMethods(SpaceMethods):
         return {FactId(d["_id"]): list(d["embedding"]) for d in found if "embedding" in d}
 
     async def known_hashes(
-        self, agent_id: AgentId, user_id: UserId | None
+        self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
         ids = self.ctx.ids
         owners: list[dict[str, Any]] = [{"scope": Scope.AGENT.value}]
         if user_id is not None:
             owners.append({"scope": Scope.USER.value, "user_id": ids.owner(user_id, "user_id")})
-        query = {
+        query: dict[str, Any] = {
             "agent_id": ids.owner(agent_id, "agent_id"),
             "status": FactStatus.ACTIVE.value,
             "$or": owners,
         }
+        if among is not None:
+            query["content_hash"] = {"$in": sorted(set(among))}
         found = await self.ctx.facts.find(query, {"scope": 1, "content_hash": 1})
         return {(Scope(d["scope"]), str(d["content_hash"])) for d in found}
 

@@ -6,7 +6,7 @@ key orders facts exactly, and the few at the boundary millisecond are filtered e
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from eden_memory.adapters.stores.mongo.codec import MICROS, bson_time
@@ -16,10 +16,26 @@ from eden_memory.adapters.stores.mongo.visibility import visible_active
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactQuery
+from eden_memory.ports.stores import FactQuery, ListingPosition
 
 NEWEST_FIRST = [("formed_at", -1), (f"{MICROS}.formed_at", -1), ("_id", 1)]
 NO_VECTOR = {"embedding": 0}
+
+
+def after_position(position: ListingPosition, record_id: str) -> list[dict[str, Any]]:
+    """The facts after ``position`` in ``NEWEST_FIRST`` order (milliseconds descending, then
+    the microseconds below them, absent meaning 0, then ``_id``), as ``$or`` branches."""
+    at = position.formed_at.astimezone(UTC)
+    ms, below = bson_time(at), at.microsecond % 1000
+    field = f"{MICROS}.formed_at"
+    same_below: dict[str, Any] = {field: below} if below else {field: {"$in": [None, 0]}}
+    branches: list[dict[str, Any]] = [
+        {"formed_at": {"$lt": ms}},
+        {"formed_at": ms, **same_below, "_id": {"$gt": record_id}},
+    ]
+    if below:
+        branches.append({"formed_at": ms, "$or": [{field: {"$lt": below}}, {field: None}]})
+    return branches
 
 
 class ListingMethods:
@@ -38,6 +54,8 @@ class ListingMethods:
             found["user_id"] = ids.owner(query.user_id, "user_id")
         if query.status is not None:
             found["status"] = query.status.value
+        if query.after is not None:
+            found["$or"] = after_position(query.after, ids.record(query.after.id, "fact id"))
         documents = await self.ctx.facts.find(
             found, NO_VECTOR, sort=NEWEST_FIRST, limit=query.limit, skip=query.offset
         )

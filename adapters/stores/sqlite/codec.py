@@ -54,8 +54,9 @@ def vector_blob(vector: Sequence[float]) -> bytes:
     return finite(vector).tobytes()
 
 
-def finite(vector: Sequence[float]) -> npt.NDArray[np.float32]:
-    """The vector as float32; NaN or infinity would poison every cosine it takes part in."""
+def finite(vector: Sequence[float] | Sequence[Sequence[float]]) -> npt.NDArray[np.float32]:
+    """The vector (or rows of vectors) as float32; NaN or infinity would poison every cosine
+    it takes part in."""
     with np.errstate(over="ignore"):
         array = np.asarray(vector, dtype=np.float32)
     if not np.isfinite(array).all():

@@ -30,12 +30,19 @@ _UNAVAILABLE = ("locked", "busy", "unable to open", "disk i/o")
 
 
 def connect(
-    path: Path, *, busy_timeout: float = BUSY_TIMEOUT_SECONDS, read_only: bool = False
+    path: Path,
+    *,
+    busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+    read_only: bool = False,
+    mapped: bool = True,
 ) -> sqlite3.Connection:
     """A connection in autocommit mode: transactions are opened explicitly where needed.
 
     ``busy_timeout`` is how long a statement waits for another process's lock before the
-    store gives up with ``StoreUnavailableError``.
+    store gives up with ``StoreUnavailableError``. ``mapped``: read through a memory map.
+    The vector searcher's connection is not mapped: loading a partition reads every row of
+    it once, and mapped pages count as the process's resident memory (+570 MB at 100k facts,
+    against +111 MB read with system calls, measured), for a read that is not repeated.
     """
     with translated():
         conn = sqlite3.connect(
@@ -48,7 +55,7 @@ def connect(
         conn.execute("PRAGMA synchronous = NORMAL")
         # Reads through a memory map skip a system call per page: keyword search, which
         # visits one fact row per match, runs about 40% faster at 100k facts.
-        conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES if mapped else 0}")
         if read_only:
             conn.execute("PRAGMA query_only = ON")
         return conn

@@ -7,15 +7,17 @@ viewer may see; every query is restricted to them in SQL, before ordering or lim
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any
 
 from eden_memory.adapters.stores.sqlite.codec import (
     KeyCols,
     blob_vector,
+    chunks,
     key_cols,
     owner_of,
+    placeholders,
     rows_by_ids,
     to_us,
 )
@@ -60,11 +62,21 @@ def get_vectors(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, list[
 
 
 def known_hashes(
-    conn: sqlite3.Connection, agent_id: str, user_id: str | None
+    conn: sqlite3.Connection,
+    agent_id: str,
+    user_id: str | None,
+    among: Collection[str] | None = None,
 ) -> set[tuple[Scope, str]]:
+    """The active (scope, hash) pairs of the agent's and the user's partitions.
+
+    With ``among``, one probe of the unique index per partition and hash: the cost follows
+    the batch, not the partitions (a store of a million facts reads a handful of entries).
+    """
     parts: list[KeyCols] = [(agent_id, Scope.AGENT.value, "")]
     if user_id is not None:
         parts.append((agent_id, Scope.USER.value, user_id))
+    if among is not None:
+        return _held_among(conn, parts, sorted(set(among)))
     where, params = partition_filter(parts)
     rows = conn.execute(  # the unique index holds both columns: the table is never read
         "SELECT scope, content_hash FROM facts INDEXED BY facts_active_hash "
@@ -74,11 +86,27 @@ def known_hashes(
     return {(Scope(scope), digest) for scope, digest in rows}
 
 
+def _held_among(
+    conn: sqlite3.Connection, parts: list[KeyCols], hashes: list[str]
+) -> set[tuple[Scope, str]]:
+    found: set[tuple[Scope, str]] = set()
+    for part in parts:
+        for chunk in chunks(hashes):
+            rows = conn.execute(
+                "SELECT content_hash FROM facts INDEXED BY facts_active_hash "
+                "WHERE agent_id = ? AND scope = ? AND owner = ? AND status = 'active' "
+                f"AND content_hash IN ({placeholders(len(chunk))})",
+                (*part, *chunk),
+            )
+            found.update((Scope(part[1]), digest) for (digest,) in rows)
+    return found
+
+
 def list_facts(
     conn: sqlite3.Connection, query: FactQuery, parse: Parse = fact_from_row
 ) -> list[Fact]:
     where: list[str] = ["agent_id = ?"]
-    params: list[str] = [query.agent_id]
+    params: list[str | int] = [query.agent_id]
     if query.scope is not None:
         where.append("scope = ?")
         params.append(query.scope.value)
@@ -88,9 +116,13 @@ def list_facts(
     if query.status is not None:
         where.append("status = ?")
         params.append(query.status.value)
-    rows = conn.execute(
+    if query.after is not None:  # keyset: the index starts at the position, nothing skipped
+        at = to_us(query.after.formed_at)
+        where.append("formed_us <= ? AND (formed_us < ? OR id > ?)")
+        params.extend([at, at, query.after.id])
+    rows = conn.execute(  # in the order of the index facts_listing (schema version 6)
         f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(where)} "
-        "ORDER BY formed_us DESC, pk DESC LIMIT ? OFFSET ?",
+        "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
         (*params, query.limit, query.offset),
     )
     return [parse(row) for row in rows]

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from eden_memory.adapters.stores.sqlite.codec import placeholders, to_us, vector_blob
+from eden_memory.adapters.stores.sqlite.codec import finite, placeholders, to_us, vector_blob
 from eden_memory.adapters.stores.sqlite.fact_rows import (
     active_duplicate,
     fact_key,
@@ -36,9 +36,10 @@ def add_facts(
     if not facts:
         return []
     space = batch_space(facts, vectors)
+    rows = finite(vectors)  # one conversion for the batch (all of one dimension), not per row
     with writing(conn) as changes:
         admit_space(conn, space)
-        return [_add_one(conn, changes, f, v) for f, v in zip(facts, vectors, strict=True)]
+        return [_add_one(conn, changes, f, v) for f, v in zip(facts, rows, strict=True)]
 
 
 def _add_one(conn: sqlite3.Connection, changes: Changes, fact: Fact, vector: Vector) -> Fact:

@@ -82,7 +82,7 @@ def informative(conn: sqlite3.Connection, words: list[str]) -> list[str]:
 
     Large indexes only; the vocabulary lists stems, so each word is looked up by its own.
     """
-    (indexed,) = conn.execute("SELECT COUNT(*) FROM facts_fts_docsize").fetchone()
+    indexed = indexed_facts(conn)
     if indexed < PRUNE_FROM_FACTS or not words:
         return words
     folded = {word: index_term(word) for word in words}
@@ -92,6 +92,30 @@ def informative(conn: sqlite3.Connection, words: list[str]) -> list[str]:
     )
     common = {term for term, docs in rows if 2 * docs >= indexed}
     return [word for word in words if folded[word] not in common]
+
+
+def indexed_facts(conn: sqlite3.Connection) -> int:
+    """How many facts the index holds, read from FTS5's own running total.
+
+    FTS5 keeps it in its "averages" record (row 1 of ``facts_fts_data``: the row count as a
+    varint, then the token total of each column) and moves it with every insert and delete,
+    as part of the writing transaction. Counting ``facts_fts_docsize`` instead read one
+    entry per indexed fact on every query: 9x slower at 100k facts than at 10k.
+    """
+    row = conn.execute("SELECT block FROM facts_fts_data WHERE id = 1").fetchone()
+    return 0 if row is None or not row[0] else first_varint(bytes(row[0]))
+
+
+def first_varint(data: bytes) -> int:
+    """SQLite's big-endian varint at the start of ``data`` (7 bits a byte, 9 bytes at most)."""
+    value = 0
+    for position, byte in enumerate(data[:9]):
+        if position == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value
+    raise ValueError("a truncated varint")
 
 
 def sees_every_fact(conn: sqlite3.Connection, parts: list[KeyCols]) -> bool:

@@ -39,7 +39,22 @@ Precision = Literal["auto", "half", "single"]
 _HALF_ULP = 2.0**-11  # float16 relative rounding error
 _HALF_SUBNORMAL = 2.0**-25  # float16 absolute rounding error below its normal range
 _SINGLE_ULP = 2.0**-24
-_THREADS = max(1, min(os.cpu_count() or 1, 4))
+_CORES = os.cpu_count() or 1
+# Below this many bytes of vectors a scan runs on one thread. Measured on a 2-core machine
+# with both cores busy (docs/decisions.md, "Embedded store: threads"): a second thread made
+# a 10k-row float16 scan 20x slower (12 ms instead of 0.6) and a float32 BLAS one 8x, and
+# still cost at 400k float16 rows (50 ms instead of 42).
+PARALLEL_FROM_BYTES = 64 << 20
+MAX_SCAN_THREADS = 4
+
+
+def scan_threads(nbytes: int, cores: int) -> int:
+    """Threads for one scan of ``nbytes``: one for small scans; for large ones at most half
+    the cores, so the event loop, the SQLite workers and the host keep the rest (a 2-core
+    machine always scans on one)."""
+    if nbytes < PARALLEL_FROM_BYTES:
+        return 1
+    return max(1, min(MAX_SCAN_THREADS, cores // 2))
 
 
 class VectorScan(Protocol):
@@ -55,11 +70,22 @@ class VectorScan(Protocol):
 
 
 class SingleScan:
-    """float32 rows and BLAS: the scores are the cosines."""
+    """float32 rows and BLAS: the scores are the cosines.
+
+    BLAS would use every core on every product. Where ``scan_threads`` says one thread,
+    numpy's own ``einsum`` loop scores instead (as fast as BLAS on one thread, measured),
+    so no process-wide BLAS setting is touched; larger scans use BLAS as configured.
+    """
 
     dtype: type[np.floating] = np.float32
 
+    def __init__(self, cores: int = _CORES) -> None:
+        self._cores = cores
+
     def scores(self, rows: Rows, query: Matrix) -> Matrix:
+        if scan_threads(rows.nbytes, self._cores) == 1:
+            alone: Matrix = np.einsum("ij,j->i", rows, query)
+            return alone
         out: Matrix = rows @ query
         return out
 
@@ -79,13 +105,13 @@ class HalfScan:
 
     dtype: type[np.floating] = np.float16
 
-    def __init__(self, simd: ModuleType, threads: int = _THREADS) -> None:
+    def __init__(self, simd: ModuleType, cores: int = _CORES) -> None:
         self._simd = simd
-        self._threads = threads
+        self._cores = cores
 
     def scores(self, rows: Rows, query: Matrix) -> Matrix:
         me = threading.get_ident()
-        threads = 1 if me == _OPENMP.orphaned else self._threads
+        threads = 1 if me == _OPENMP.orphaned else scan_threads(rows.nbytes, self._cores)
         if threads > 1:
             _OPENMP.started_on.add(me)
         got = self._simd.cdist(

@@ -10,7 +10,7 @@ search is exact, over in-memory float32 matrices kept in step with the file
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
@@ -66,8 +66,10 @@ class SqliteStore(MemoryMethods, SessionMethods):
         try:
             with translated():
                 prepare(conns[0])
-            for _ in range(2):
-                conns.append(connect(self.path, busy_timeout=busy_timeout, read_only=True))
+            for mapped in (True, False):  # the reader's, then the vector searcher's
+                conns.append(
+                    connect(self.path, busy_timeout=busy_timeout, read_only=True, mapped=mapped)
+                )
         except BaseException:
             for conn in conns:
                 conn.close()
@@ -129,9 +131,11 @@ class SqliteStore(MemoryMethods, SessionMethods):
         return {FactId(k): v for k, v in found.items()}
 
     async def known_hashes(
-        self, agent_id: AgentId, user_id: UserId | None
+        self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
-        return await self._reader.run(lambda c: fact_reads.known_hashes(c, agent_id, user_id))
+        return await self._reader.run(
+            lambda c: fact_reads.known_hashes(c, agent_id, user_id, among)
+        )
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
         return await self._writer.run(

@@ -10,9 +10,9 @@ import pytest
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConflictError, EmbeddingSpaceError, NotFoundError
 from eden_memory.domain.ids import FactId
-from eden_memory.domain.models import FactStatus
+from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.ports.stores import FactQuery, MemoryStore
+from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
 from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, ids
 
 
@@ -132,6 +132,30 @@ class FactChangeContract(StoreFixtures):
         assert len(await store.list_facts(FactQuery(A, status=None))) == 5
         page = await store.list_facts(FactQuery(A, limit=2, offset=1))
         assert ids(page) == ids([mine, agent_new])
+
+    async def test_a_listing_continues_after_a_position_ties_broken_by_id(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        moments = [T0, T0 + timedelta(microseconds=1), T0 + timedelta(milliseconds=1)]
+        facts = [
+            build.fact(f"fact {n}", formed_at=moments[n % 3], user=U1 if n % 2 else None)
+            for n in range(11)
+        ]
+        await store.add_facts(facts, [build.axis(n) for n in range(len(facts))])
+        everything = await store.list_facts(FactQuery(A, limit=100))
+        expected = sorted(facts, key=lambda f: (-f.formed_at.timestamp(), f.id))
+        assert ids(everything) == ids(expected)
+        paged: list[Fact] = []
+        after: ListingPosition | None = None
+        while page := await store.list_facts(FactQuery(A, limit=3, after=after)):
+            paged.extend(page)
+            after = ListingPosition.after(page[-1])
+        assert ids(paged) == ids(everything)
+        position = ListingPosition.after(everything[4])
+        skipped = await store.list_facts(FactQuery(A, limit=2, offset=1, after=position))
+        assert ids(skipped) == ids(everything[6:8])
+        mine = await store.list_facts(FactQuery(A, user_id=U1, after=position))
+        assert ids(mine) == [f.id for f in everything[5:] if f.user_id == U1]
 
     async def test_count_facts_counts_active_facts_of_one_key(
         self, store: MemoryStore, build: Builder

@@ -135,3 +135,15 @@ class FactContract(StoreFixtures):
         assert (Scope.AGENT, agent_fact.content_hash) in without_user
         assert (Scope.AGENT, content_hash("retired fact")) not in without_user
         assert (Scope.AGENT, content_hash("other agent fact")) not in without_user
+
+    async def test_known_hashes_among_given_ones_report_only_those_held(
+        self, store: MemoryStore, build: Builder
+    ) -> None:
+        held = [build.fact("agent fact"), build.fact("my fact", user=U1)]
+        theirs = build.fact("their fact", user=U2)
+        await store.add_facts([*held, theirs], [build.axis(n) for n in range(3)])
+        asked = {content_hash("my fact"), content_hash("their fact"), content_hash("new fact")}
+        assert await store.known_hashes(A, U1, asked) == {(Scope.USER, content_hash("my fact"))}
+        agent_only = await store.known_hashes(A, None, [content_hash("agent fact")])
+        assert agent_only == {(Scope.AGENT, content_hash("agent fact"))}
+        assert await store.known_hashes(A, U1, set()) == set()

@@ -137,8 +137,10 @@ async def test_half_precision_ranks_exactly_like_single_precision(
 FORK_AFTER_SEARCH = """
 import asyncio, os, sys
 import numpy as np
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import SqliteStore, scan
 from tests.unit.adapters.sqlite.test_sqlite_scan import SPACE16, VIEWER, fact
+
+scan.scan_threads = lambda nbytes, cores: 2  # small scans run alone: force OpenMP's pool
 
 query = [1.0] * 16
 
@@ -163,7 +165,10 @@ sys.exit(os.waitstatus_to_exitcode(status))
 FORK_AFTER_SCAN = """
 import os, sys
 import numpy as np
+from eden_memory.adapters.stores.sqlite import scan as scan_module
 from eden_memory.adapters.stores.sqlite.scan import half_scan
+
+scan_module.scan_threads = lambda nbytes, cores: 2  # small scans run alone: force the pool
 
 scan = half_scan()
 rows = np.random.default_rng(1).standard_normal((5000, 384)).astype(np.float16)

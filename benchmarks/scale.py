@@ -1,0 +1,369 @@
+"""The embedded store at 10k, 100k and 1M facts: costs beside the floor, in one process.
+
+Prints figures; it is not a test. For each size a fresh store is built in batches of 10,000
+through ``SqliteStore.add_facts`` (random 384-d unit vectors; one fact in five agent-scoped,
+the rest the viewer's user facts, so every fact is visible to the viewer), then:
+
+* ``search_facts`` p50/p95 through ``MemoryService`` (top_k 10), semantic, keyword and
+  hybrid, with query embedding excluded (a precomputed-vector embedder), as ratios to the
+  floor: numpy's exact top 10 over exactly the visible vectors, float32 (``M @ q``) and
+  float16 (the same product on a float16 copy), measured in the same process in
+  alternating blocks of the same queries;
+* ingest facts/s through ``MemoryService.add_facts`` (validation, the hash lookup, the
+  store write; the embedder returns precomputed vectors) for calls of 1, 100 and 10,000
+  facts, into the store of that size (another user's facts, so the viewer's set is fixed);
+* in a fresh process: opening the store and running its first search (warm page cache: the
+  file was just written), and the resident memory that process gained by it;
+* bytes on disk per fact (the file and its WAL, after closing).
+
+``--tenants`` adds the multi-tenant case: 1,000 users x 100 facts plus 50,000 agent facts,
+searched as one user (50,100 visible facts).
+
+    python -m benchmarks.scale                          # 10k and 100k
+    python -m benchmarks.scale --sizes 1000000          # 1M (builds for several minutes)
+    python -m benchmarks.scale --sizes --tenants        # the multi-tenant case alone
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from eden_memory.adapters.clocks import FakeClock
+from eden_memory.adapters.llms.scripted import ScriptedLLM
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.application.conversation import Conversation
+from eden_memory.application.search import SearchMode
+from eden_memory.application.service import MemoryService
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility, Scope
+from eden_memory.ports.embedder import Embeddings
+
+DIM = 384
+SPACE = EmbeddingSpace("bench-random", DIM)
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+AGENT = AgentMemoryConfig("bench-agent")
+VIEWER_USER = "u0"
+BUILD_BATCH = 10_000
+TOP_K = 10
+BLOCK = 25
+WORDS = [f"{a}{b}{c}" for a in "bdfklmnprstvz" for b in "aeiou" for c in "lmnrstx"][:3000]
+Matrix = npt.NDArray[np.float32]
+INGEST_PLAN = {1: 200, 100: 2_000, 10_000: 10_000}  # facts per call: facts added that way
+
+
+class PrecomputedEmbedder:
+    """Vectors registered before timing starts: the model is not measured."""
+
+    def __init__(self) -> None:
+        self.vectors: dict[str, list[float]] = {}
+
+    @property
+    def space(self) -> EmbeddingSpace:
+        return SPACE
+
+    async def embed(self, texts: Sequence[str]) -> Embeddings:
+        return Embeddings([self.vectors.get(t) or self._seeded(t) for t in texts])
+
+    @staticmethod
+    def _seeded(text: str) -> list[float]:
+        """Texts not registered (the calibration's, once, before timing): a stable vector."""
+        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+        vector: list[float] = unit_rows(np.random.default_rng(seed), 1)[0].tolist()
+        return vector
+
+
+def unit_rows(rng: np.random.Generator, n: int) -> Matrix:
+    m = rng.standard_normal((n, DIM), dtype=np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    return m
+
+
+def sentence(rng: np.random.Generator, i: int) -> str:
+    return f"note {i} " + " ".join(rng.choice(WORDS, size=12))
+
+
+def make_fact(i: int, text: str, user: str | None) -> Fact:
+    at = NOW - timedelta(seconds=10_000_000 - i)
+    return Fact(
+        id=FactId(f"f{i}"),
+        content=text,
+        scope=Scope.USER if user else Scope.AGENT,
+        agent_id=AgentId(AGENT.agent_id),
+        user_id=UserId(user) if user else None,
+        formed_at=at,
+        created_at=at,
+        updated_at=at,
+        embedding_model=SPACE.model,
+        embedding_dim=DIM,
+    )
+
+
+@dataclass
+class Built:
+    path: Path
+    facts: int
+    build_s: float
+    visible: Matrix  # the viewer's vectors, float32, in no particular order
+    words: list[str] = field(default_factory=list)
+
+
+async def build(path: Path, owners: Callable[[int], str | None], total: int, seed: int) -> Built:
+    """``total`` facts; ``owners(i)`` is fact i's user (None: agent). Visible: agent and u0."""
+    rng = np.random.default_rng(seed)
+    visible: list[Matrix] = []
+    started = time.perf_counter()
+    async with await SqliteStore.open(path) as store:
+        for at in range(0, total, BUILD_BATCH):
+            count = min(BUILD_BATCH, total - at)
+            vectors = unit_rows(rng, count)
+            users = [owners(i) for i in range(at, at + count)]
+            batch = [
+                make_fact(i, sentence(rng, i), u)
+                for i, u in zip(range(at, at + count), users, strict=True)
+            ]
+            await store.add_facts(batch, vectors.tolist())
+            seen = np.array([u in (None, VIEWER_USER) for u in users])
+            visible.append(vectors[seen])
+    return Built(path, total, time.perf_counter() - started, np.concatenate(visible))
+
+
+def floor(matrix: npt.NDArray[Any], query: npt.NDArray[Any], *, alone: bool = False) -> None:
+    """numpy's exact top ``TOP_K``: ``M @ q`` (BLAS, its own threads), or on one thread."""
+    scores = np.einsum("ij,j->i", matrix, query) if alone else matrix @ query
+    best = np.argpartition(-scores, TOP_K - 1)[:TOP_K]
+    best[np.argsort(-scores[best])]
+
+
+def ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+async def searches(
+    memory: MemoryService, conv: Conversation, texts: list[str], probes: Matrix, built: Built
+) -> dict[str, list[float]]:
+    """Each search mode and both floors over the same queries, in alternating blocks."""
+    half = built.visible.astype(np.float16)
+    times: dict[str, list[float]] = {k: [] for k in ("f32", "f32-1", "f16", *SearchMode)}
+    for at in range(0, len(texts), BLOCK):
+        block = list(zip(texts[at : at + BLOCK], probes[at : at + BLOCK], strict=True))
+        for _, probe in block:
+            started = time.perf_counter()
+            floor(built.visible, probe)
+            times["f32"].append(ms_since(started))
+            started = time.perf_counter()
+            floor(built.visible, probe, alone=True)
+            times["f32-1"].append(ms_since(started))
+            probe16 = probe.astype(np.float16)
+            started = time.perf_counter()
+            floor(half, probe16)
+            times["f16"].append(ms_since(started))
+        for mode in SearchMode:
+            for text, _ in block:
+                started = time.perf_counter()
+                await memory.search_facts(conv, [text], TOP_K, mode=mode)
+                times[mode].append(ms_since(started))
+    return times
+
+
+async def ingest_rates(
+    memory: MemoryService, embedder: PrecomputedEmbedder, size: int
+) -> dict[int, float]:
+    """Facts/s of ``add_facts`` calls of 1, 100 and 10,000 facts (another user's)."""
+    rng = np.random.default_rng(size + 1)
+    rates: dict[int, float] = {}
+    start = 20_000_000
+    for per_call, total in INGEST_PLAN.items():
+        texts = [f"other {start + i} " + " ".join(rng.choice(WORDS, size=12)) for i in range(total)]
+        for text, vector in zip(texts, unit_rows(rng, total).tolist(), strict=True):
+            embedder.vectors[text] = vector
+        items = [
+            {
+                "content": t,
+                "agent_id": AGENT.agent_id,
+                "user_id": "tenant-x",
+                "formed_at": NOW.isoformat(),
+            }
+            for t in texts
+        ]
+        started = time.perf_counter()
+        for at in range(0, total, per_call):
+            await memory.add_facts(items[at : at + per_call], batch_size=min(per_call, 2048))
+        rates[per_call] = total / (time.perf_counter() - started)
+        start += total
+    return rates
+
+
+def first_open(path: Path) -> dict[str, float]:
+    """Open and first search in a fresh process (``--first-search``), as a server starts."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.scale", "--first-search", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def open_and_search(path: Path) -> dict[str, float]:
+    before = rss_mb()
+    started = time.perf_counter()
+    async with await SqliteStore.open(path) as store:
+        viewer = FactVisibility(
+            AgentId(AGENT.agent_id), UserId(VIEWER_USER), frozenset({Scope.AGENT, Scope.USER})
+        )
+        query = unit_rows(np.random.default_rng(5), 1)[0].tolist()
+        await store.semantic_ranking(query, viewer, TOP_K, space=SPACE)
+        elapsed = time.perf_counter() - started
+        after = rss_mb()
+    return {"open_first_s": elapsed, "rss_before_mb": before, "rss_after_mb": after}
+
+
+def disk_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+
+
+def p(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def report(
+    label: str,
+    built: Built,
+    times: dict[str, list[float]],
+    rates: dict[int, float] | None,
+    opened: dict[str, float],
+    disk: int,
+) -> None:
+    f32 = min(p(times["f32"], 50), p(times["f32-1"], 50))  # the faster of the two
+    f16 = p(times["f16"], 50)
+    visible = len(built.visible)
+    half_mb = visible * DIM * 2 / 2**20
+    print(
+        f"\n{label}: {built.facts:,} facts, {visible:,} visible to the viewer, {DIM}-d, top {TOP_K}"
+    )
+    rate = built.facts / built.build_s
+    print(
+        f"  build (add_facts, batches of {BUILD_BATCH:,})  {built.build_s / 60:7.2f} min"
+        f"  ({rate:,.0f} facts/s)"
+    )
+    for key, name in (("f32", "BLAS"), ("f32-1", "one thread")):
+        t = times[key]
+        print(f"  floor float32 {name:<10} p50 {p(t, 50):8.3f} ms p95 {p(t, 95):8.3f} ms")
+    print(f"  floor float16 (numpy) p50 {f16:8.3f} ms p95 {p(times['f16'], 95):8.3f} ms")
+    for mode in SearchMode:
+        t = times[mode]
+        print(
+            f"  search_facts {mode:<8} p50 {p(t, 50):8.3f} ms p95 {p(t, 95):8.3f} ms"
+            f"  | p50 / float32 floor {p(t, 50) / f32:6.2f}x,"
+            f" / float16 floor {p(t, 50) / f16:6.2f}x"
+        )
+    if rates:
+        line = "  ".join(f"{k:,}/call {v:9,.0f}/s" for k, v in rates.items())
+        print(f"  ingest (MemoryService.add_facts)  {line}")
+    gained = opened["rss_after_mb"] - opened["rss_before_mb"]
+    print(f"  open + first search (fresh process) {opened['open_first_s']:7.2f} s")
+    print(
+        f"  resident memory: {opened['rss_after_mb']:,.0f} MB after the first search "
+        f"(+{gained:,.0f} MB by opening and searching); vectors' float16 size {half_mb:,.0f} MB, "
+        f"target +{1.5 * half_mb + 200:,.0f} MB"
+    )
+    stored = built.facts + sum(INGEST_PLAN.values()) * bool(rates)
+    print(f"  disk {disk / stored:,.0f} bytes per fact ({disk / 2**20:,.0f} MB, {stored:,} facts)")
+
+
+async def measure(label: str, built: Built, queries: int, with_ingest: bool) -> None:
+    rng = np.random.default_rng(built.facts + 7)
+    embedder = PrecomputedEmbedder()
+    texts = [f"q{i} " + " ".join(rng.choice(WORDS, size=3)) for i in range(queries)]
+    probes = unit_rows(rng, queries)
+    for text, probe in zip(texts, probes, strict=True):
+        embedder.vectors[text] = probe.tolist()
+    opened = first_open(built.path)  # before this process loads anything
+    async with await SqliteStore.open(built.path) as store:
+        memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
+        conv = memory.conversation(AGENT, "bench-session", [VIEWER_USER])
+        await memory.search_facts(conv, [texts[0]], TOP_K)
+        times = await searches(memory, conv, texts, probes, built)
+        rates = await ingest_rates(memory, embedder, built.facts) if with_ingest else None
+        await memory.wait_for_background()
+    report(label, built, times, rates, opened, disk_bytes(built.path))
+
+
+def remove(folder: Path, pattern: str) -> None:
+    """Free the disk a built store took (a 1M store is ~4 GB)."""
+    for extra in folder.glob(pattern):
+        extra.unlink()
+
+
+def single_tenant(i: int) -> str | None:
+    return None if i % 5 == 0 else VIEWER_USER
+
+
+def multi_tenant(i: int) -> str | None:
+    return None if i < 50_000 else f"u{(i - 50_000) // 100}"
+
+
+async def run(sizes: list[int], tenants: bool, queries: int, folder: Path) -> None:
+    for size in sizes:
+        built = await build(folder / f"scale-{size}.db", single_tenant, size, size)
+        await measure("one user", built, queries, with_ingest=True)
+        remove(folder, f"scale-{size}.db*")
+    if tenants:
+        built = await build(folder / "tenants.db", multi_tenant, 150_000, 150)
+        await measure(
+            "1,000 users x 100 facts + 50,000 agent facts, searched as u0",
+            built,
+            queries,
+            with_ingest=False,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--tenants", action="store_true", help="the multi-tenant case too")
+    parser.add_argument("--queries", type=int, default=100, help="queries per search mode")
+    parser.add_argument("--folder", type=Path, default=None, help="where the stores are built")
+    parser.add_argument("--first-search", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.first_search:
+        print(json.dumps(asyncio.run(open_and_search(args.first_search))))
+        return
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {stamp}")
+    if args.folder:
+        args.folder.mkdir(parents=True, exist_ok=True)
+        asyncio.run(run(args.sizes, args.tenants, args.queries, args.folder))
+        return
+    with tempfile.TemporaryDirectory(prefix="eden-scale-") as folder:
+        asyncio.run(run(args.sizes, args.tenants, args.queries, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()

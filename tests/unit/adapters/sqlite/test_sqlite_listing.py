@@ -1,0 +1,107 @@
+"""Listing pages continue from a position along one index (schema version 6); pages of 8 KB.
+
+A version-5 file is upgraded losslessly: its facts, their order and their search stay, the
+listing index replaces the (agent, time) one, and a continued page neither sorts nor skips.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
+from eden_memory.domain.ids import AgentId
+from eden_memory.domain.models import Fact
+from eden_memory.ports.stores import FactQuery, ListingPosition
+from tests.unit.adapters.sqlite.test_sqlite_persistence import SPACE, T0, VIEWER, fact
+
+A = AgentId("agent")
+
+
+def _facts() -> list[Fact]:
+    return [
+        fact(n, f"note {n} about kayaks").model_copy(
+            update={"formed_at": T0 + timedelta(seconds=n % 4)}
+        )
+        for n in range(12)
+    ]
+
+
+def as_version_5(path: Path) -> None:
+    """The file's indexes as versions 1-5 made them."""
+    with sqlite3.connect(path) as raw:
+        raw.execute("DROP INDEX facts_listing")
+        raw.execute("CREATE INDEX facts_agent_formed ON facts (agent_id, formed_us)")
+        raw.execute("PRAGMA user_version = 5")
+
+
+def indexes(path: Path) -> set[str]:
+    with sqlite3.connect(path) as raw:
+        rows = raw.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+        return {name for (name,) in rows}
+
+
+async def test_a_version_5_file_upgrades_with_nothing_lost(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    facts = _facts()
+    async with await SqliteStore.open(path) as store:
+        await store.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
+        before = await store.list_facts(FactQuery(A, limit=100))
+    as_version_5(path)
+    assert "facts_listing" not in indexes(path)
+    async with await SqliteStore.open(path) as store:
+        assert await store.get_facts([f.id for f in facts]) == facts
+        assert await store.list_facts(FactQuery(A, limit=100)) == before
+        after = ListingPosition.after(before[3])
+        assert await store.list_facts(FactQuery(A, limit=4, after=after)) == before[4:8]
+        found = await store.keyword_ranking("kayaks", VIEWER, 20)
+        assert {r.id for r in found} == {f.id for f in facts}
+        ranked = await store.semantic_ranking([1.0, 0, 0, 0], VIEWER, 20, space=SPACE)
+        assert len(ranked) == len(facts)
+    assert "facts_listing" in indexes(path)
+    assert "facts_agent_formed" not in indexes(path)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+async def test_a_continued_page_walks_the_index_without_sorting(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    await (await SqliteStore.open(path)).close()
+    with sqlite3.connect(path) as raw:
+        plan = raw.execute(
+            "EXPLAIN QUERY PLAN SELECT id FROM facts WHERE agent_id = ? AND status = ? "
+            "AND formed_us <= ? AND (formed_us < ? OR id > ?) "
+            "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
+            ("agent", "active", 5, 5, "x", 10, 0),
+        ).fetchall()
+    steps = " ".join(str(row[3]) for row in plan)
+    assert "facts_listing" in steps
+    assert "TEMP B-TREE" not in steps
+
+
+def page_size(path: Path) -> int:
+    with sqlite3.connect(path) as raw:
+        return int(raw.execute("PRAGMA page_size").fetchone()[0])
+
+
+async def test_a_new_file_has_pages_that_hold_several_facts(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    await (await SqliteStore.open(path)).close()
+    assert page_size(path) == 8192
+
+
+async def test_a_file_with_smaller_pages_keeps_them_and_its_facts(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA page_size = 4096")
+    raw.execute("CREATE TABLE probe (x)")  # the file now exists with 4 KB pages
+    raw.execute("DROP TABLE probe")
+    raw.close()
+    facts = _facts()
+    async with await SqliteStore.open(path) as store:
+        await store.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
+    async with await SqliteStore.open(path) as store:
+        assert await store.get_facts([f.id for f in facts]) == facts
+    assert page_size(path) == 4096
