@@ -60,12 +60,25 @@ def options(
     ctx.obj = State(store_path=store, embeds=ctx.invoked_subcommand not in NO_EMBEDDINGS)
 
 
+# Typer's own error root (its bundled click's ``ClickException``): usage errors, bad values.
+CommandLineError: type[Exception] = typer.BadParameter.__mro__[2]
+
+
 def main() -> None:
-    """Typer handles usage errors, --help and exits; our own errors become one clear line."""
+    """Every error is one line on stderr, ours and the command line's (no usage box)."""
     try:
-        app()
+        code = app(standalone_mode=False)
     except EdenMemoryError as error:
         complain(f"error: {error}")
         sys.exit(1)
+    except typer.Abort:
+        complain("aborted")
+        sys.exit(1)
+    except CommandLineError as error:
+        message = error.format_message()  # type: ignore[attr-defined]
+        if message:  # empty when the help was shown instead (no arguments)
+            complain(f"error: {message} (see --help)")
+        sys.exit(getattr(error, "exit_code", 2))
     except KeyboardInterrupt:
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

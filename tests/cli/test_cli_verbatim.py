@@ -160,3 +160,13 @@ def test_the_embedder_warning_only_where_embeddings_matter(store: Path) -> None:
     assert "keyword embedder" not in stderr("stats", "-a", "nova")
     assert "keyword embedder" not in stderr("facts", "list", "-a", "nova")
     assert "keyword embedder" in stderr("search", "tea", "-a", "nova", "-u", "alice")
+
+
+def test_a_command_line_mistake_is_one_line_too(tmp_path: Path) -> None:
+    missing = _run(tmp_path, "import", "nowhere.jsonl")
+    assert missing.returncode == 2
+    assert missing.stderr.splitlines() == [
+        "error: Invalid value for 'source': file 'nowhere.jsonl' does not exist. (see --help)"
+    ]
+    no_agent = _run(tmp_path, "facts", "list")
+    assert no_agent.stderr.splitlines() == ["error: Missing option '--agent' / '-a'. (see --help)"]
