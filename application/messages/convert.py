@@ -6,7 +6,8 @@ a ``role`` and a ``content`` or ``text`` (OpenAI chat, Anthropic, plain dicts).
 Every item is read before anything is returned: a batch with one bad message raises one
 ``InvalidInputError`` that names every bad field, and the host records nothing half-way.
 System and developer messages are dropped (they are the host's instructions, sent again
-every turn, not something said), and so are messages left with no text.
+every turn, not something said), and so are the memory's own ``search_facts`` calls and
+results (memory read back) and messages left with no text.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from eden_memory.application.messages.chat import read_chat
 from eden_memory.application.messages.draft import Draft, Problems, as_mapping
 from eden_memory.application.messages.gemini import read_gemini
+from eden_memory.application.messages.memory_tool import memory_call_ids, without_memory_tool
 from eden_memory.application.messages.responses import is_item, read_item
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.models import Message
@@ -35,7 +37,12 @@ def to_messages(items: Sequence[HostMessage], now: datetime) -> list[Message]:
     if isinstance(items, str | bytes | Mapping) or not isinstance(items, Sequence):
         raise InvalidInputError("messages must be a list of messages")
     problems = Problems()
-    messages = [_one(item, f"messages[{i}]", now, problems) for i, item in enumerate(items)]
+    read = [item if isinstance(item, Message) else as_mapping(item) for item in items]
+    own = memory_call_ids([data for data in read if isinstance(data, Mapping)])
+    messages = [
+        _one(item, data, f"messages[{i}]", now, problems, own)
+        for i, (item, data) in enumerate(zip(items, read, strict=True))
+    ]
     _unique_ids(messages, problems)
     if problems.found:
         raise InvalidInputError("invalid messages, nothing recorded: " + "; ".join(problems.found))
@@ -55,14 +62,23 @@ def _unique_ids(messages: list[Message | None], problems: Problems) -> None:
         first.setdefault(message.id, i)
 
 
-def _one(item: object, path: str, now: datetime, problems: Problems) -> Message | None:
-    if isinstance(item, Message):
-        return item
-    data = as_mapping(item)
+def _one(
+    item: object,
+    data: Message | Mapping[str, Any] | None,
+    path: str,
+    now: datetime,
+    problems: Problems,
+    own: set[str],
+) -> Message | None:
+    if isinstance(data, Message):
+        return data
     if data is None:
         problems.add(path, f"must be a message object, got {type(item).__name__}")
         return None
     if str(data.get("role", "")).lower() in _INSTRUCTIONS:
+        return None
+    data = without_memory_tool(data, own)
+    if data is None:
         return None
     if "parts" in data:
         draft = read_gemini(data, path, problems)

@@ -49,7 +49,7 @@ async def test_openai_chat_messages_with_parts_and_tool_calls_are_recorded() -> 
                 {
                     "id": "c1",
                     "type": "function",
-                    "function": {"name": "search_facts", "arguments": '{"query": ["cat"]}'},
+                    "function": {"name": "find_pet", "arguments": '{"query": ["cat"]}'},
                 }
             ],
         },
@@ -60,7 +60,7 @@ async def test_openai_chat_messages_with_parts_and_tool_calls_are_recorded() -> 
     messages = await _formed_messages(world)
     assert [m.role for m in messages] == [Role.USER, Role.AGENT, Role.TOOL, Role.AGENT]
     assert messages[0].author_name == "Alice"
-    assert messages[1].text == '[called search_facts {"query": ["cat"]}]'
+    assert messages[1].text == '[called find_pet {"query": ["cat"]}]'
     assert messages[3].text == "Nice to meet Tom!"
 
 
@@ -76,7 +76,7 @@ async def test_anthropic_blocks_with_tool_use_and_tool_result_are_recorded() -> 
                 {
                     "type": "tool_use",
                     "id": "t1",
-                    "name": "search_facts",
+                    "name": "find_home",
                     "input": {"query": ["home"]},
                 },
             ],
@@ -91,7 +91,7 @@ async def test_anthropic_blocks_with_tool_use_and_tool_result_are_recorded() -> 
     await world.memory.record_messages(_chat(world), turn)
     messages = await _formed_messages(world)
     assert [m.role for m in messages] == [Role.USER, Role.AGENT, Role.TOOL]
-    assert messages[1].text == 'Let me check.\n[called search_facts {"query": ["home"]}]'
+    assert messages[1].text == 'Let me check.\n[called find_home {"query": ["home"]}]'
     assert messages[2].text == "Alice lives in Oslo"
 
 
@@ -214,3 +214,32 @@ async def test_two_messages_of_a_batch_with_one_id_are_refused() -> None:
     with pytest.raises(InvalidInputError, match=r"messages\[1\]\.id: 'm1' is also messages\[0\]'s"):
         await world.memory.record_messages(_chat(world), turn)
     assert await _pending(world) == 0
+
+
+async def test_the_memorys_own_search_is_not_recorded_in_any_shape() -> None:
+    world = make_world()
+    search = {"name": "search_facts", "arguments": '{"query": ["home"]}'}
+    turn: list[Any] = [
+        {"role": "user", "content": "Where do I live?"},
+        {"role": "assistant", "tool_calls": [{"id": "o1", "type": "function", "function": search}]},
+        {"role": "tool", "tool_call_id": "o1", "content": "- [user] Alice lives in Oslo"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "a1", "name": "search_facts", "input": {}}],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "a1", "content": "- [user] x"}],
+        },
+        {"role": "model", "parts": [{"function_call": {"name": "search_facts", "args": {}}}]},
+        {
+            "role": "user",
+            "parts": [{"function_response": {"name": "search_facts", "response": {}}}],
+        },
+        {"type": "function_call", "name": "search_facts", "call_id": "r1", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "r1", "output": "- [user] y"},
+        {"role": "assistant", "content": "You live in Oslo."},
+    ]
+    await world.memory.record_messages(_chat(world), turn)
+    messages = await _formed_messages(world)
+    assert [m.text for m in messages] == ["Where do I live?", "You live in Oslo."]
