@@ -15,7 +15,7 @@ word limit when a host wants one.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -112,8 +112,11 @@ async def ingest_facts(
     batch_size: int = DEFAULT_BATCH_SIZE,
     *,
     max_words: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> IngestReport:
-    """Validate, deduplicate, embed in batches and store; returns what happened to each item."""
+    """Validate, deduplicate, embed in batches and store; returns what happened to each item.
+
+    ``on_progress`` is told how many more items were handled after each batch written."""
     if isinstance(batch_size, bool) or not 1 <= batch_size <= MAX_BATCH_SIZE:
         raise InvalidInputError(f"batch_size must be from 1 to {MAX_BATCH_SIZE}")
     await require_space(store, embedder)  # before any embedding is paid for
@@ -122,6 +125,15 @@ async def ingest_facts(
     pending: list[tuple[int, Fact]] = []
     seen: set[tuple[ScopeKey, str]] = set()
     ids: set[str] = set()
+    handled = 0
+
+    def tell(upto: int) -> None:
+        nonlocal handled
+        if on_progress is not None and upto > handled:
+            on_progress(upto - handled)
+        handled = upto
+
+    index = -1
     for index, raw in enumerate(items):
         try:
             item = raw if isinstance(raw, FactInput) else FactInput.model_validate(raw)
@@ -146,7 +158,9 @@ async def ingest_facts(
         if len(pending) >= batch_size:
             ids -= await _flush(store, embedder, pending, report)
             pending = []
+            tell(index + 1)
     await _flush(store, embedder, pending, report)
+    tell(index + 1)
     report.rejected.sort(key=lambda r: r.index)
     return report
 

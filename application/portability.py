@@ -7,7 +7,7 @@ Line 1 is a header; then one record per line: ``fact`` (with its vector), ``refl
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -110,7 +110,10 @@ def _take(parsed: _Parsed, record: dict[str, Any], first: bool) -> None:
 
 
 async def import_records(
-    store: MemoryStore, embedder: Embedder, lines: Iterable[str]
+    store: MemoryStore,
+    embedder: Embedder,
+    lines: Iterable[str],
+    on_progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
     """Write a validated export; vectors of another embedding space are made again.
 
@@ -140,6 +143,8 @@ async def import_records(
         new = [f.id == s.id and f.id not in present for f, s in zip(facts, stored, strict=True)]
         report.facts += sum(new)
         report.facts_already_present += len(new) - sum(new)
+        if on_progress is not None:
+            on_progress(len(batch))
     await store.add_reflections(parsed.reflections)
     report.reflections = len(parsed.reflections)
     current = await store.get_consolidated([b.key for b in parsed.blobs])

@@ -29,12 +29,12 @@ from eden_memory.application.inspection import (
 from eden_memory.application.lifecycle import Lifecycle, Recorded
 from eden_memory.application.maintenance import reembed
 from eden_memory.application.management import Management
+from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
 from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId, check_id, check_id_list
 from eden_memory.domain.model_choice import ModelRole
-from eden_memory.domain.models import Message
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey, SessionIdentity
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.clock import Clock
@@ -144,10 +144,19 @@ class MemoryService:
         await self._lifecycle.start(conversation)
 
     async def record_messages(
-        self, conversation: Conversation, messages: Sequence[Message], *, background: bool = True
+        self,
+        conversation: Conversation,
+        messages: Sequence[HostMessage],
+        *,
+        background: bool = True,
     ) -> Recorded:
-        """Record a turn; when formation is due it starts without delaying the caller."""
-        return await self._lifecycle.record(conversation, messages, background)
+        """Record a turn; when formation is due it starts without delaying the caller.
+
+        ``messages`` are ``Message`` values or what the host's SDK has (OpenAI, Anthropic,
+        Gemini or plain dicts, see ``application.messages``); the whole batch is checked
+        before anything is recorded."""
+        batch = to_messages(messages, self.clock.now())
+        return await self._lifecycle.record(conversation, batch, background)
 
     async def form_memories(self, conversation: Conversation) -> FormationReport | None:
         """Form pending messages now, if they are due (or at least ``min_messages`` when cold)."""
@@ -234,17 +243,27 @@ class MemoryService:
         *,
         batch_size: int = 256,
         max_words: int | None = None,
+        on_progress: Callable[[int], None] | None = None,
     ) -> IngestReport:
         """Store facts the host already has, with no LLM: validated, deduplicated by content
         hash, embedded ``batch_size`` at a time. Bad items are rejected one by one, with reasons."""
         report = await ingest_facts(
-            self.store, self.embedder, self.clock, items, batch_size, max_words=max_words
+            self.store,
+            self.embedder,
+            self.clock,
+            items,
+            batch_size,
+            max_words=max_words,
+            on_progress=on_progress,
         )
         self._context.clear()
         return report
 
-    async def import_lines(self, lines: Iterable[str]) -> ImportReport:
-        report = await import_records(self.store, self.embedder, lines)
+    async def import_lines(
+        self, lines: Iterable[str], on_progress: Callable[[int], None] | None = None
+    ) -> ImportReport:
+        """Import an export (validated in full first); ``on_progress`` gets facts written."""
+        report = await import_records(self.store, self.embedder, lines, on_progress)
         self._context.clear()
         return report
 

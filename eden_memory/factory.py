@@ -7,8 +7,10 @@ overrides the ports the caller passes in (their lifetime stays the caller's), re
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
@@ -90,19 +92,29 @@ async def open_memory(
     settings: EdenMemoryConfig | None = None,
     *,
     llm: LLM | Mapping[ModelRole, LLM] | None = None,
-    store: MemoryStore | None = None,
+    store: MemoryStore | str | os.PathLike[str] | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
 ) -> AsyncIterator[MemoryService]:
     """``async with open_memory() as memory:`` — any port can be replaced (tests, hosts).
 
     A port passed in is used as it is (no metering, no limit) and is not closed here.
-    ``llm`` is one model for every role, or one per ``ModelRole``.
+    ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` may also be a
+    file path: the embedded store kept there (opened and closed here).
     """
     from eden_memory.container import Container, running
     from eden_memory.container.overrides import override_ports
 
-    container = Container(config=settings or EdenMemoryConfig())
+    config = settings or EdenMemoryConfig()
+    if isinstance(store, str | os.PathLike):
+        config = config.model_copy(update={"store": "embedded", "store_path": Path(store)})
+        store = None
+    elif store is not None and not callable(getattr(store, "record_messages", None)):
+        raise ConfigurationError(
+            f"store must be a MemoryStore or the path of an embedded store file, "
+            f"got {type(store).__name__}"
+        )
+    container = Container(config=config)
     override_ports(container, llm=llm, store=store, embedder=embedder, clock=clock)
     async with running(container) as service:
         yield service

@@ -22,7 +22,7 @@ async def main() -> str:
         server = build_server(memory, ServerIdentity(AGENT, user_id="alice", session_id="mcp-1"))
         async with Client(server) as client:
             tools = [tool.name for tool in (await client.list_tools()).tools]
-            found = await client.call_tool("search_facts", {"queries": ["email"]})
+            found = await client.call_tool("search_facts", {"query": ["email"]})
             refused = await client.call_tool("get_memory_context", {"user_id": "bob"})
     text = "\n".join(c.text for c in found.content if isinstance(c, TextContent))
     print("tools:", ", ".join(sorted(tools)))

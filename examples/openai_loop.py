@@ -36,6 +36,9 @@ async def answer(
         reply = await client.chat.completions.create(model=model, messages=messages, tools=tools)
         message = reply.choices[0].message
         if not message.tool_calls:
+            # The turn, as the SDK has it: the question and the SDK's own reply object. (The
+            # search_facts round is memory read back, not something said: left out.)
+            await memory.record_messages(conversation, [messages[1], message])
             return message.content or ""
         messages.append(message.model_dump(exclude_none=True))
         for call in message.tool_calls:

@@ -1,96 +1,89 @@
 """The MCP server: ``search_facts``, the memory context, recording a turn, session end.
 
 Every tool takes optional ``user_id`` and ``session_id``; ``ServerIdentity`` decides whether
-the call may use them. Errors reach the client as tool errors (``is_error``), never as a
-dropped connection.
+the call may use them. Arguments are checked against the published schema (unknown ones
+refused), and every error reaches the client as a tool error with its reason
+(``adapters.mcp.strict``), never as a dropped connection or a bare "Error executing tool".
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel
+from pydantic import Field
 
 from eden_memory.adapters.mcp.identity import ServerIdentity
+from eden_memory.adapters.mcp.strict import strict_tool
+from eden_memory.adapters.tools.arguments import search_fields
 from eden_memory.adapters.tools.search_facts import DESCRIPTION, SearchFactsHandler
-from eden_memory.application.conversation import Conversation, new_message
+from eden_memory.application.conversation import Conversation
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.errors import EdenMemoryError
 
-
-class TurnMessage(BaseModel):
-    """One message of a turn, as the MCP client sends it."""
-
-    role: str
-    text: str
-    author_id: str | None = None
-    id: str | None = None
+RECORD_DESCRIPTION = (
+    "Record a turn after it happened; memories form in the background when due. "
+    "`messages` is a list in any of these shapes: OpenAI chat messages (role user, assistant, "
+    "tool; content a string or parts; tool_calls), Anthropic messages (content blocks, "
+    "tool_use, tool_result), Gemini contents (role user or model, parts) or plain "
+    '{"role", "text", "author_id", "author_name", "id"}. assistant and model mean the agent; '
+    "system messages are skipped. A batch with a bad message is refused as a whole."
+)
+_IDENTITY = {
+    "user_id": (str | None, Field(None, description="The user (when the server is not pinned).")),
+    "session_id": (str | None, Field(None, description="The session (default: the server's).")),
+}
 
 
 def build_server(memory: MemoryService, identity: ServerIdentity) -> MCPServer:
     """An ``MCPServer`` over ``memory``; run it with ``.run("stdio")`` or streamable HTTP."""
-    server: MCPServer = MCPServer(
-        "eden-memory",
-        instructions="Long-term memory: read the context, search facts, record each turn.",
-    )
 
     def who(user_id: str | None, session_id: str | None) -> Conversation:
-        try:
-            return identity.conversation(memory, user_id, session_id)
-        except EdenMemoryError as error:
-            raise ToolError(str(error)) from None
+        return identity.conversation(memory, user_id, session_id)
 
-    @server.tool(description=DESCRIPTION)
     async def search_facts(
-        queries: list[str],
+        query: Any = None,
+        queries: Any = None,
         top_k: int | None = None,
         debug: bool = False,
         user_id: str | None = None,
         session_id: str | None = None,
     ) -> str:
-        conv = who(user_id, session_id)
-        args: dict[str, Any] = {"queries": queries, "debug": debug}
-        if top_k is not None:
-            args["top_k"] = top_k
-        reply = await SearchFactsHandler(memory, conv).handle(
-            {"name": "search_facts", "args": args}
-        )
+        args = {"query": query, "queries": queries, "top_k": top_k, "debug": debug}
+        call = {"name": "search_facts", "args": {k: v for k, v in args.items() if v is not None}}
+        reply = await SearchFactsHandler(memory, who(user_id, session_id)).handle(call)
         if reply.is_error:
             raise ToolError(reply.text)
         return reply.text
 
-    @server.tool()
     async def get_memory_context(user_id: str | None = None, session_id: str | None = None) -> str:
         """The <MemoryContext> XML to put in the system prompt (empty when nothing is known)."""
-        conv = who(user_id, session_id)
-        return (await memory.get_context(conv)).xml
+        return (await memory.get_context(who(user_id, session_id))).xml
 
-    @server.tool()
     async def record_messages(
-        messages: list[TurnMessage], user_id: str | None = None, session_id: str | None = None
+        messages: list[dict[str, Any]], user_id: str | None = None, session_id: str | None = None
     ) -> str:
-        """Record a turn after it happened; memories form in the background when due."""
-        conv = who(user_id, session_id)
-        now = datetime.now(UTC)
-        batch = [new_message(m.role, m.text, now, m.author_id, m.id) for m in messages]
-        try:
-            done = await memory.record_messages(conv, batch)
-        except (EdenMemoryError, ValueError) as error:
-            raise ToolError(f"record_messages error: {error}") from None
+        done = await memory.record_messages(who(user_id, session_id), messages)
         started = "formation started" if done.formation_started else "formation not due yet"
-        return f"recorded {len(batch)} message(s); {started}"
+        recorded = done.state.pending_messages if done.state else 0
+        return f"recorded {len(messages)} message(s) ({recorded} pending); {started}"
 
-    @server.tool()
     async def end_session(user_id: str | None = None, session_id: str | None = None) -> str:
         """Form what is left of the session and consolidate its memory."""
-        conv = who(user_id, session_id)
-        return _ended(await memory.end_session(conv))
+        return _ended(await memory.end_session(who(user_id, session_id)))
 
-    return server
+    search = {**search_fields(memory.settings.search), **_IDENTITY}
+    return MCPServer(
+        "eden-memory",
+        instructions="Long-term memory: read the context, search facts, record each turn.",
+        tools=[
+            strict_tool(search_facts, DESCRIPTION, search),
+            strict_tool(get_memory_context),
+            strict_tool(record_messages, RECORD_DESCRIPTION),
+            strict_tool(end_session),
+        ],
+    )
 
 
 def _ended(report: FormationReport | None) -> str:

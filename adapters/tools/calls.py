@@ -63,11 +63,11 @@ def parse_arguments(raw: object) -> dict[str, Any]:
         except json.JSONDecodeError as error:
             raise ToolCallError(
                 f"the arguments are not valid JSON ({error.msg} at position {error.pos}); "
-                'send an object such as {"queries": ["Alice\'s email"]}'
+                'send an object such as {"query": ["Alice\'s email"]}'
             ) from None
     if isinstance(raw, Mapping):
         return {str(key): value for key, value in raw.items()}
-    raise ToolCallError('the arguments must be a JSON object such as {"queries": ["..."]}')
+    raise ToolCallError('the arguments must be a JSON object such as {"query": ["..."]}')
 
 
 def _as_dict(call: object) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from eden_memory.adapters.tools.arguments import ALIAS, CANONICAL, arguments_model, parameters
 from eden_memory.adapters.tools.calls import ToolCall, ToolCallError, call_id_of, read_call
 from eden_memory.adapters.tools.definitions import (
     DESCRIPTION,
@@ -27,14 +28,13 @@ from eden_memory.adapters.tools.definitions import (
     json_schema,
     openai_chat_tool,
     openai_responses_tool,
-    parameters,
 )
 from eden_memory.adapters.tools.rendering import render_results
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import EdenMemoryError, InvalidInputError
 
-_KNOWN = {"queries", "top_k", "debug"}
+_KNOWN = {CANONICAL, ALIAS, "top_k", "debug"}
 
 
 def tools_for(
@@ -109,16 +109,28 @@ class SearchFactsHandler:
         unknown = sorted(set(args) - _KNOWN)
         if unknown:
             raise ToolCallError(
-                f"unknown argument(s) {', '.join(unknown)}; use queries, top_k, debug"
+                f"unknown argument(s) {', '.join(unknown)}; use query, top_k, debug"
             )
-        if "queries" not in args:
-            raise ToolCallError('queries is required, e.g. {"queries": ["Alice\'s email"]}')
+        queries = queries_of(args)
         debug = args.get("debug", False)
         if not isinstance(debug, bool):
             raise ToolCallError("debug must be true or false")
-        queries, top_k = args["queries"], args.get("top_k")
+        top_k = args.get("top_k")
         found = await self.memory.search_facts(self.conversation, queries, top_k, debug=debug)
         return render_results(queries, found, self.memory.clock.now())
+
+
+def queries_of(args: dict[str, Any]) -> Any:
+    """The queries under ``query`` (canonical) or ``queries``; a lone string is one query.
+
+    Their limits are the service's to check, so its messages reach the model unchanged."""
+    given = [name for name in (CANONICAL, ALIAS) if args.get(name) is not None]
+    if not given:
+        raise ToolCallError('query is required, e.g. {"query": ["Alice\'s email"]}')
+    if len(given) == 2:
+        raise ToolCallError("give query or queries, not both")
+    value = args[given[0]]
+    return [value] if isinstance(value, str) else value
 
 
 __all__ = [
@@ -131,12 +143,14 @@ __all__ = [
     "ToolFormat",
     "ToolReply",
     "anthropic_tool",
+    "arguments_model",
     "definition",
     "gemini_declaration",
     "json_schema",
     "openai_chat_tool",
     "openai_responses_tool",
     "parameters",
+    "queries_of",
     "read_call",
     "tools_for",
 ]

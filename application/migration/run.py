@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 
 from eden_memory.application.migration.mapping import plan_agent
@@ -54,10 +55,12 @@ async def migrate_v1(
     options: MigrationOptions,
     now: datetime,
     word_limits: ScopeNumbers | None = None,
+    on_agent: Callable[[int, int], None] | None = None,
 ) -> MigrationReport:
     """Migrate (or, with ``options.dry_run``, only plan) and return the report.
 
     ``journal`` may be None only for a dry run, which writes nothing anywhere.
+    ``on_agent(done, total)`` is told after each agent is migrated (progress).
     """
     limits = word_limits or ConsolidationSettings().word_limits
     await require_space(store, embedder)  # another model than the store's: refused up front
@@ -91,8 +94,10 @@ async def migrate_v1(
     else:
         agents = [source_id(options.agent_id) or options.agent_id]
     adopted: set[str] = set()
-    for agent in agents:
+    for done, agent in enumerate(agents, start=1):
         adopted |= await _migrate_agent(source, writer, agent, options, now, embedder, limits)
+        if on_agent is not None:
+            on_agent(done, len(agents))
     if options.agent_id is None:
         await _report_unowned(source, report, adopted)
     if journal is not None and run_id is not None:

@@ -12,8 +12,9 @@ def render_conversation(messages: Sequence[Message]) -> str:
     lines = []
     for number, message in enumerate(messages, start=1):
         who = message.role.value
-        if message.author_id:
-            who += f" ({message.author_id})"
+        author = ", ".join(a for a in (message.author_id, message.author_name) if a)
+        if author:
+            who += f" ({escape(author)})"
         when = message.sent_at.strftime("%Y-%m-%d %H:%M")
         lines.append(f"[{number}] {when} {who}: {escape(message.text)}")
     return "\n".join(lines)

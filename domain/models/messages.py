@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Self
 
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from eden_memory.domain.ids import MessageId, check_id
 from eden_memory.domain.models.base import Record, UtcTime
@@ -14,10 +14,30 @@ MAX_MESSAGE_CHARS = 200_000
 
 
 class Role(StrEnum):
+    """Who spoke. Hosts' names are accepted too: ``assistant`` and ``model`` (Gemini) are the
+    agent, ``function`` is a tool, ``system`` and ``developer`` are other."""
+
     USER = "user"
     AGENT = "agent"
     TOOL = "tool"
     OTHER = "other"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Role | None:
+        return _HOST_ROLES.get(value.lower()) if isinstance(value, str) else None
+
+
+_HOST_ROLES = {
+    "assistant": Role.AGENT,
+    "model": Role.AGENT,
+    "function": Role.TOOL,
+    "system": Role.OTHER,
+    "developer": Role.OTHER,
+    "user": Role.USER,
+    "agent": Role.AGENT,
+    "tool": Role.TOOL,
+    "other": Role.OTHER,
+}
 
 
 class Message(Record):
@@ -27,6 +47,8 @@ class Message(Record):
     sent_at: UtcTime
     # Who wrote it: a user id for user messages, a tool or agent name otherwise.
     author_id: str | None = None
+    # How the author is called ("Alice Smith"): shown to the extraction model beside the id.
+    author_name: str | None = Field(default=None, max_length=200)
 
     @field_validator("text")
     @classmethod

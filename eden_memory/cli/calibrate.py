@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from eden_memory.application.calibration import Calibrations, measure
 from eden_memory.application.service import MemoryService
+from eden_memory.cli.output import say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.calibration import Calibration
 
-out = Console()
 PairsFile = Annotated[
     Path | None, typer.Option("--pairs", help="JSON file of your own calibration pairs.")
 ]
@@ -56,8 +55,6 @@ def _read(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 
 
 def _show(floors: Calibration) -> None:
-    out.print(f"model {floors.model} ({floors.source})")
-    out.print(
-        f"  search floor {floors.search_floor}  EDEN_MEMORY_MEMORY__SEARCH__SEMANTIC_THRESHOLD"
-    )
-    out.print(f"  dedup floor  {floors.dedup_floor}  EDEN_MEMORY_MEMORY__DEDUP__MIN_SIMILARITY")
+    say(f"model {floors.model} ({floors.source})")
+    say(f"  search floor {floors.search_floor}  EDEN_MEMORY_MEMORY__SEARCH__SEMANTIC_THRESHOLD")
+    say(f"  dedup floor  {floors.dedup_floor}  EDEN_MEMORY_MEMORY__DEDUP__MIN_SIMILARITY")

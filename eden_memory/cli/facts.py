@@ -5,28 +5,26 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from eden_memory.application.service import MemoryService
+from eden_memory.cli.output import rows, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.ages import age_label
+from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import Scope
 
 app = typer.Typer(help="Read and manage facts.", no_args_is_help=True)
-out = Console()
+Json = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+STATUSES = ("active", "retired", "all")
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
 FactIdArg = Annotated[str, typer.Argument(help="Fact id.")]
 
 
-def _table(facts: list[Fact], memory: MemoryService) -> Table:
+def _rows(facts: list[Fact], memory: MemoryService) -> list[list[str]]:
     now = memory.clock.now()
-    table = Table()
-    for column in ("id", "scope", "user", "status", "v", "formed", "content"):
-        table.add_column(column)
-    for f in facts:
-        table.add_row(
+    return [
+        [
             f.id,
             f.scope.value,
             f.user_id or "",
@@ -34,8 +32,9 @@ def _table(facts: list[Fact], memory: MemoryService) -> Table:
             str(f.version),
             age_label(f.formed_at, now),
             f.content,
-        )
-    return table
+        ]
+        for f in facts
+    ]
 
 
 @app.command("list")
@@ -46,15 +45,22 @@ def list_facts(
     scope: Annotated[Scope | None, typer.Option(help="user or agent.")] = None,
     status: Annotated[str, typer.Option(help="active, retired or all.")] = "active",
     limit: int = 50,
+    as_json: Json = False,
 ) -> None:
     """List facts, newest first."""
+    if status not in STATUSES:
+        raise InvalidInputError(f"--status must be active, retired or all, not {status!r}")
     wanted = None if status == "all" else FactStatus(status)
 
     async def work(memory: MemoryService) -> None:
         facts = await memory.management.list_facts(
             agent, user_id=user, scope=scope, status=wanted, limit=limit
         )
-        out.print(_table(facts, memory))
+        if as_json:
+            for f in facts:
+                say(f.model_dump_json())
+            return
+        rows(("id", "scope", "user", "status", "v", "formed", "content"), _rows(facts, memory))
 
     ctx.ensure_object(State).run(work)
 
@@ -65,7 +71,7 @@ def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
 
     async def work(memory: MemoryService) -> None:
         fact = await memory.management.get_fact(agent, fact_id)
-        out.print_json(fact.model_dump_json())
+        say(fact.model_dump_json(indent=2))
 
     ctx.ensure_object(State).run(work)
 
@@ -73,10 +79,11 @@ def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
 @app.command()
 def edit(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, text: str) -> None:
     """Change a fact's text (re-embedded; the old text stays in its history)."""
+    ctx.ensure_object(State).embeds = True
 
     async def work(memory: MemoryService) -> None:
         fact = await memory.management.edit_fact(agent, fact_id, text)
-        out.print(f"fact {fact.id} is now version {fact.version}: {fact.content}")
+        say(f"fact {fact.id} is now version {fact.version}: {fact.content}")
 
     ctx.ensure_object(State).run(work)
 
@@ -94,25 +101,28 @@ def delete(
 
     async def work(memory: MemoryService) -> None:
         await memory.management.delete_fact(agent, fact_id)
-        out.print(f"deleted {fact_id}")
+        say(f"deleted {fact_id}")
 
     ctx.ensure_object(State).run(work)
 
 
 @app.command()
-def history(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
+def history(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, as_json: Json = False) -> None:
     """Every text the fact has had, oldest first."""
 
     async def work(memory: MemoryService) -> None:
-        table = Table("version", "until", "content", "reason")
         revisions = await memory.management.fact_history(agent, fact_id)
-        for i, r in enumerate(revisions):
-            until = (
+        data = [
+            [
+                str(r.version),
                 "current"
                 if i == len(revisions) - 1
-                else r.replaced_at.isoformat(timespec="seconds")
-            )
-            table.add_row(str(r.version), until, r.content, r.reason)
-        out.print(table)
+                else r.replaced_at.isoformat(timespec="seconds"),
+                r.content,
+                r.reason,
+            ]
+            for i, r in enumerate(revisions)
+        ]
+        rows(("version", "until", "content", "reason"), data, as_json)
 
     ctx.ensure_object(State).run(work)

@@ -11,15 +11,13 @@ import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
+from eden_memory.cli.output import say
 from eden_memory.cli.runtime import State
 from eden_memory.config import EdenMemoryConfig
 
 if TYPE_CHECKING:
     from eden_memory.adapters.stores.mongo import IndexReport
-
-out = Console()
 
 
 def setup_indexes_command(
@@ -47,9 +45,9 @@ def setup_indexes_command(
         return
     report = asyncio.run(_on_server(config, dimension, timeout_seconds, wait))
     for line in report.lines():
-        out.print(line, highlight=False, soft_wrap=True)
+        say(line)
     if not report.ready:
-        out.print("some search indexes are not queryable yet; run the command again later")
+        say("some search indexes are not queryable yet; run the command again later")
         raise typer.Exit(1)
 
 

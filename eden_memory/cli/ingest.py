@@ -8,26 +8,29 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from eden_memory.application.ingestion import DEFAULT_BATCH_SIZE, IngestReport
 from eden_memory.application.service import MemoryService
+from eden_memory.cli.output import complain, say
+from eden_memory.cli.progress import Progress
 from eden_memory.cli.runtime import State
 from eden_memory.domain.scopes import Scope
 
-out = Console()
-err = Console(stderr=True)
-
 
 def _records(
-    lines: list[str], defaults: dict[str, Any], user: str | None
+    lines: list[bytes], defaults: dict[str, Any], user: str | None
 ) -> tuple[list[dict[str, Any]], list[int], list[str]]:
     """The objects of the non-blank lines with the defaults filled in, the line number of
-    each, and the lines that are not JSON objects."""
+    each, and the lines that are not UTF-8 JSON objects."""
     records: list[dict[str, Any]] = []
     numbers: list[int] = []
     errors: list[str] = []
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            errors.append(f"line {number}: not UTF-8 (byte 0x{raw[error.start]:02x})")
+            continue
         if not line.strip():
             continue
         try:
@@ -47,14 +50,14 @@ def _records(
 
 
 def _print(report: IngestReport, numbers: list[int], errors: list[str]) -> None:
-    out.print(
+    say(
         f"added {len(report.added)}, duplicates {report.duplicates}, "
         f"rejected {len(report.rejected) + len(errors)}, "
         f"embedding calls {report.embedding_calls}"
     )
     lines = errors + [f"line {numbers[r.index]}: {r.reason}" for r in report.rejected]
     for line in sorted(lines, key=lambda text: int(text.split(":")[0].split()[1])):
-        err.print(line, markup=False)
+        complain(line)
 
 
 def add_facts_command(
@@ -77,19 +80,25 @@ def add_facts_command(
     """Add facts directly, no LLM: one JSON object per line with content, scope (user or
     agent), agent_id, user_id (user scope), formed_at (ISO 8601 with a time zone), and
     optionally source_session_id, source_message_ids and id. Exact duplicates are skipped;
-    invalid lines are reported on stderr (exit code 1) and the valid ones are still added."""
+    invalid lines (not UTF-8, not JSON, or not a valid fact) are reported on stderr, one line
+    each, with exit code 1, and the valid lines are still added. Progress goes to stderr."""
     if source != "-" and not Path(source).is_file():
         raise typer.BadParameter(f"no file {source}", param_hint="SOURCE")
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     defaults: dict[str, Any] = {}
     if agent is not None:
         defaults["agent_id"] = agent
     if scope is not None:
         defaults["scope"] = scope.value
-    records, numbers, errors = _records(text.splitlines(), defaults, user)
+    records, numbers, errors = _records(data.splitlines(), defaults, user)
 
     async def work(memory: MemoryService) -> IngestReport:
-        return await memory.add_facts(records, batch_size=batch, max_words=max_words)
+        progress = Progress("add-facts", total=len(records))
+        report = await memory.add_facts(
+            records, batch_size=batch, max_words=max_words, on_progress=progress.advance
+        )
+        progress.finish()
+        return report
 
     report = ctx.ensure_object(State).run(work)
     _print(report, numbers, errors)

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from eden_memory import __version__
 from eden_memory.cli import facts, memory, reflections
+from eden_memory.cli.output import complain, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.errors import EdenMemoryError
 
@@ -23,7 +24,23 @@ app.add_typer(facts.app, name="facts")
 app.add_typer(reflections.app, name="reflections")
 memory.register(app)
 
-err = Console(stderr=True)
+# Commands that never embed a text: the "no local embedding model" warning would be noise.
+NO_EMBEDDINGS = {
+    "context",
+    "stats",
+    "consolidation-status",
+    "export",
+    "reflections",
+    "facts",  # but `facts edit`, which turns it back on
+    "setup-indexes",
+    "rollback-v1",
+}
+
+
+def _version(value: bool) -> None:
+    if value:
+        say(f"eden-memory {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -35,16 +52,33 @@ def options(
             help="Embedded store file (default: $EDEN_MEMORY_STORE_PATH or .eden-memory/memory.db)."
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
 ) -> None:
-    ctx.obj = State(store_path=store)
+    ctx.obj = State(store_path=store, embeds=ctx.invoked_subcommand not in NO_EMBEDDINGS)
+
+
+# Typer's own error root (its bundled click's ``ClickException``): usage errors, bad values.
+CommandLineError: type[Exception] = typer.BadParameter.__mro__[2]
 
 
 def main() -> None:
-    """Typer handles usage errors, --help and exits; our own errors become one clear line."""
+    """Every error is one line on stderr, ours and the command line's (no usage box)."""
     try:
-        app()
+        code = app(standalone_mode=False)
     except EdenMemoryError as error:
-        err.print(f"[red]error:[/] {error}", highlight=False)
+        complain(f"error: {error}")
         sys.exit(1)
+    except typer.Abort:
+        complain("aborted")
+        sys.exit(1)
+    except CommandLineError as error:
+        message = error.format_message()  # type: ignore[attr-defined]
+        if message:  # empty when the help was shown instead (no arguments)
+            complain(f"error: {message} (see --help)")
+        sys.exit(getattr(error, "exit_code", 2))
     except KeyboardInterrupt:
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

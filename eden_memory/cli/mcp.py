@@ -8,11 +8,15 @@ host serving many users).
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import Annotated, Literal
 
 import typer
 
 from eden_memory.cli.runtime import State
+from eden_memory.config import EdenMemoryConfig
+from eden_memory.domain.errors import MissingExtraError
+from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.scopes import AgentMemoryConfig
 
 Transport = Literal["stdio", "http"]
@@ -32,12 +36,20 @@ def mcp_command(
     port: Annotated[int, typer.Option(help="HTTP port on 127.0.0.1.")] = 8765,
 ) -> None:
     """Serve search_facts, the memory context, recording and session end over MCP."""
-    from eden_memory.adapters.mcp.identity import ServerIdentity
-    from eden_memory.adapters.mcp.server import build_server
+    try:
+        from eden_memory.adapters.mcp.identity import ServerIdentity
+        from eden_memory.adapters.mcp.server import build_server
+    except ModuleNotFoundError as missing:
+        if missing.name is None or missing.name.split(".")[0] != "mcp":
+            raise
+        raise MissingExtraError("the MCP server", "mcp", "mcp") from None
 
     if transport not in ("stdio", "http"):
         raise typer.BadParameter("transport must be stdio or http")
     state = ctx.ensure_object(State)
+    warning = no_llm_warning(state.config())
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     identity = ServerIdentity(AgentMemoryConfig(agent), user_id=user, session_id=session)
 
     async def serve() -> None:
@@ -49,3 +61,15 @@ def mcp_command(
                 await server.run_streamable_http_async(host="127.0.0.1", port=port)
 
     asyncio.run(serve())
+
+
+def no_llm_warning(config: EdenMemoryConfig) -> str | None:
+    """What a server without a model for some role cannot do, said once at start."""
+    missing = [role.value for role in ModelRole if config.provider_for(role) == "none"]
+    if not missing:
+        return None
+    return (
+        f"warning: no LLM for {', '.join(missing)} (set EDEN_MEMORY_LLM_PROVIDER): "
+        "record_messages stores turns but cannot form memory from them, and end_session "
+        "fails; search_facts and get_memory_context read what the store already holds"
+    )

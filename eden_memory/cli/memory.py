@@ -4,14 +4,13 @@ export, import and re-embedding."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
 
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
@@ -20,10 +19,13 @@ from eden_memory.cli.calibrate import calibrate_command
 from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
 from eden_memory.cli.mcp import mcp_command
+from eden_memory.cli.output import complain, dumped, rows, say
+from eden_memory.cli.progress import Progress
 from eden_memory.cli.runtime import State
+from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.scopes import AgentMemoryConfig
 
-out = Console()
+Json = Annotated[bool, typer.Option("--json", help="JSON (one object per line for tables).")]
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
 Session = Annotated[str, typer.Option("--session", "-s", help="Session id.")]
 Users = Annotated[
@@ -46,7 +48,7 @@ def demo(
     if fresh:
         for path in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
             path.unlink(missing_ok=True)
-    asyncio.run(run_demo(store, out))
+    asyncio.run(run_demo(store, Console(emoji=False, highlight=False)))
 
 
 def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []) -> None:  # noqa: B006
@@ -56,7 +58,10 @@ def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []
         found = await memory.get_context(
             memory.conversation(AgentMemoryConfig(agent), session, user)
         )
-        out.print(found.xml or "(no memory yet)", markup=False, highlight=False)
+        if found.xml:
+            say(found.xml)
+        else:  # standard output stays exactly the API's (empty) context
+            complain("(no memory yet)")
 
     ctx.ensure_object(State).run(work)
 
@@ -70,24 +75,39 @@ def search(
     top_k: Annotated[int, typer.Option(help="Results per query.")] = 10,
     mode: SearchMode = SearchMode.HYBRID,
     debug: bool = False,
+    as_json: Json = False,
 ) -> None:
     """search_facts, as the agent's tool would run it."""
 
     async def work(memory: MemoryService) -> None:
         conv = memory.conversation(AgentMemoryConfig(agent), session, user)
         found = await memory.search_facts(conv, queries, top_k, debug=debug, mode=mode)
-        table = Table("score", "semantic", "keyword", "scope", "content")
-        for r in found.results:
-            table.add_row(
+        data = [
+            [
                 f"{r.score:.4f}",
                 _num(r.semantic_score),
                 _num(r.keyword_score),
                 r.fact.scope.value,
+                r.fact.id,
                 r.fact.content,
-            )
-        out.print(table)
+            ]
+            for r in found.results
+        ]
+        records = [
+            {
+                "score": r.score,
+                "semantic": r.semantic_score,
+                "keyword": r.keyword_score,
+                "scope": r.fact.scope.value,
+                "id": r.fact.id,
+                "content": r.fact.content,
+            }
+            for r in found.results
+        ]
+        rows(("score", "semantic", "keyword", "scope", "id", "content"), data, as_json, records)
         if found.debug is not None:
-            out.print({k: f"{v * 1000:.2f} ms" for k, v in found.debug.seconds.items()})
+            timings = ", ".join(f"{k} {v * 1000:.2f} ms" for k, v in found.debug.seconds.items())
+            say(f"timings: {timings}")
 
     ctx.ensure_object(State).run(work)
 
@@ -97,16 +117,27 @@ def _num(value: float | None) -> str:
 
 
 def stats(
-    ctx: typer.Context, agent: Agent, user: OptUser = None, session: OptSession = None
+    ctx: typer.Context,
+    agent: Agent,
+    user: OptUser = None,
+    session: OptSession = None,
+    as_json: Json = False,
 ) -> None:
     """Word counts, buffers, versions and fact counts per scope."""
 
     async def work(memory: MemoryService) -> None:
-        table = Table(
-            "scope", "blob words", "limit", "version", "buffered", "facts", "last consolidated"
+        found = await memory.stats(agent, user, session)
+        headers = (
+            "scope",
+            "blob words",
+            "limit",
+            "version",
+            "buffered",
+            "facts",
+            "last consolidated",
         )
-        for s in await memory.stats(agent, user, session):
-            table.add_row(
+        data = [
+            [
                 s.key.as_text(),
                 str(s.consolidated_words),
                 str(s.word_limit),
@@ -116,24 +147,32 @@ def stats(
                 s.last_consolidated_at.isoformat(timespec="seconds")
                 if s.last_consolidated_at
                 else "",
-            )
-        out.print(table)
+            ]
+            for s in found
+        ]
+        records = [dataclasses.asdict(s) | {"key": s.key.as_text()} for s in found]
+        rows(headers, data, as_json, records)
 
     ctx.ensure_object(State).run(work)
 
 
 def consolidation_status(
-    ctx: typer.Context, agent: Agent, user: OptUser = None, session: OptSession = None
+    ctx: typer.Context,
+    agent: Agent,
+    user: OptUser = None,
+    session: OptSession = None,
+    as_json: Json = False,
 ) -> None:
     """Buffer size against threshold per scope."""
 
     async def work(memory: MemoryService) -> None:
-        table = Table("scope", "buffered", "threshold", "due")
-        for s in await memory.consolidation_status(agent, user, session):
-            table.add_row(
-                s.key.as_text(), str(s.buffered), str(s.threshold), "yes" if s.due else "no"
-            )
-        out.print(table)
+        found = await memory.consolidation_status(agent, user, session)
+        data = [
+            [s.key.as_text(), str(s.buffered), str(s.threshold), "yes" if s.due else "no"]
+            for s in found
+        ]
+        records = [dataclasses.asdict(s) | {"key": s.key.as_text()} for s in found]
+        rows(("scope", "buffered", "threshold", "due"), data, as_json, records)
 
     ctx.ensure_object(State).run(work)
 
@@ -143,7 +182,7 @@ def process_cold(ctx: typer.Context, limit: int = 100) -> None:
 
     async def work(memory: MemoryService) -> None:
         reports = await memory.process_cold_sessions(limit=limit)
-        out.print(f"formed {len(reports)} cold session(s)")
+        say(f"formed {len(reports)} cold session(s)")
 
     ctx.ensure_object(State).run(work)
 
@@ -158,13 +197,18 @@ def export(
     """Export one agent's memory as JSON Lines."""
 
     async def work(memory: MemoryService) -> None:
-        lines = [line async for line in memory.export(agent)]
+        progress = Progress("export")
+        lines = []
+        async for line in memory.export(agent):
+            lines.append(line)
+            progress.advance(1)
+        progress.finish()
         text = "\n".join(lines) + "\n"
         if output is None:
             sys.stdout.write(text)
         else:
             output.write_text(text, encoding="utf-8")
-            out.print(f"wrote {len(lines) - 1} records to {output}", highlight=False)
+            say(f"wrote {len(lines) - 1} records to {output}")
 
     ctx.ensure_object(State).run(work)
 
@@ -173,11 +217,13 @@ def import_(
     ctx: typer.Context, source: Annotated[Path, typer.Argument(exists=True, dir_okay=False)]
 ) -> None:
     """Import an export file (validated in full before anything is written)."""
+    lines = utf8_lines(source.read_bytes(), source)
 
     async def work(memory: MemoryService) -> None:
-        lines = source.read_text(encoding="utf-8").splitlines()
-        report = await memory.import_lines(lines)
-        out.print(report)
+        progress = Progress("import", total=max(len(lines) - 1, 0))
+        report = await memory.import_lines(lines, on_progress=progress.advance)
+        progress.finish()
+        dumped(dataclasses.asdict(report))
 
     ctx.ensure_object(State).run(work)
 
@@ -192,12 +238,24 @@ def reembed(
     """Embed an agent's facts again with the configured embedder (after changing models)."""
 
     async def work(memory: MemoryService) -> None:
-        with Progress(console=out) as progress:
-            task = progress.add_task("re-embedding", total=None)
-            moved = await memory.reembed(agent, batch, lambda n: progress.advance(task, n))
-        out.print(f"re-embedded {moved} facts with {memory.embedder.space.model}")
+        progress = Progress("re-embedding")
+        moved = await memory.reembed(agent, batch, progress.advance)
+        progress.finish()
+        say(f"re-embedded {moved} facts with {memory.embedder.space.model}")
 
     ctx.ensure_object(State).run(work)
+
+
+def utf8_lines(data: bytes, source: Path | str) -> list[str]:
+    """The file's lines, or one error naming the first line that is not UTF-8."""
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InvalidInputError(
+            f"{source}: line {line} is not UTF-8 (byte 0x{data[error.start]:02x}); "
+            "nothing was imported"
+        ) from None
 
 
 def register(app: typer.Typer) -> None:

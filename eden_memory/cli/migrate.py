@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from eden_memory.adapters.migration.journal import JsonFileJournal
 from eden_memory.application.migration import (
@@ -20,10 +18,11 @@ from eden_memory.application.migration import (
     migrate_v1,
     rollback_v1,
 )
+from eden_memory.cli.output import rows, say
+from eden_memory.cli.progress import Progress
 from eden_memory.cli.runtime import State
 from eden_memory.factory import open_memory
 
-out = Console()
 DEFAULT_STATE = Path(".eden-memory/migrations")
 StateDir = Annotated[
     Path,
@@ -91,7 +90,13 @@ def migrate_v1_command(
             async with open_memory(config) as memory:
                 source = MongoV1Source(client[source_db], label=source_label(source_uri, source_db))
                 journal = None if dry_run else JsonFileJournal(state_dir)
-                return await migrate_v1(
+                progress = Progress("migrate-v1 agents")
+
+                def on_agent(done: int, total: int) -> None:
+                    progress.total = total
+                    progress.advance(1)
+
+                report = await migrate_v1(
                     source,
                     memory.store,
                     memory.embedder,
@@ -99,7 +104,10 @@ def migrate_v1_command(
                     options,
                     datetime.now(UTC),
                     memory.settings.consolidation.word_limits,
+                    on_agent,
                 )
+                progress.finish()
+                return report
         finally:
             await client.close()
 
@@ -112,43 +120,34 @@ def migrate_v1_command(
 
 def _print(report: MigrationReport, state_dir: Path) -> None:
     if report.dry_run:
-        out.print("[bold]dry run[/]: nothing was written. It would write:")
+        say("dry run: nothing was written. It would write:")
         for line in report.writes:
-            out.print(f"  {line}", markup=False, highlight=False)
-    table = Table(
-        "agent",
-        "kind",
-        "source",
-        "written" if not report.dry_run else "would write",
-        "present",
-        "skipped",
-    )
-    for agent, kinds in sorted(report.tallies.items()):
-        for kind, t in sorted(kinds.items()):
-            table.add_row(
-                agent, kind.value, *(str(n) for n in (t.source, t.written, t.present, t.skipped))
-            )
-    out.print(table)
+            say(f"  {line}")
+    headers = ("agent", "kind", "source", "would write" if report.dry_run else "written")
+    data = [
+        [agent, kind.value, *(str(n) for n in (t.source, t.written, t.present, t.skipped))]
+        for agent, kinds in sorted(report.tallies.items())
+        for kind, t in sorted(kinds.items())
+    ]
+    rows((*headers, "present", "skipped"), data)
     issues = report.issues if report.dry_run else report.issues[:SHOWN_ISSUES]
     for issue in issues:
-        out.print(
+        say(
             f"  {issue.agent_id} {issue.kind.value} {issue.collection} {issue.source_id}: "
-            f"{issue.reason}",
-            markup=False,
-            highlight=False,
+            f"{issue.reason}"
         )
     if len(issues) < len(report.issues):
-        out.print(f"  … {len(report.issues) - len(issues)} more in the report")
+        say(f"  … {len(report.issues) - len(issues)} more in the report")
     if report.agent_profiles:
-        out.print(
+        say(
             f"memory instructions for {len(report.agent_profiles)} agent(s) are in the report "
             "(agent_profiles): pass them as AgentMemoryConfig(memory_instructions=...)"
         )
     if report.run_id is not None:
         where = state_dir / report.run_id
         resumed = " (resumed)" if report.resumed else ""
-        out.print(f"run [bold]{report.run_id}[/]{resumed}: report and manifest in {where}")
-        out.print(f"undo with: eden-memory rollback-v1 --run-id {report.run_id}")
+        say(f"run {report.run_id}{resumed}: report and manifest in {where}")
+        say(f"undo with: eden-memory rollback-v1 --run-id {report.run_id}")
 
 
 def rollback_v1_command(
@@ -166,9 +165,9 @@ def rollback_v1_command(
             return done.as_dict()
 
     summary = asyncio.run(work())
-    out.print(
+    say(
         f"rolled back {run_id}: {summary['facts_removed']} facts, "
         f"{summary['reflections_removed']} reflections, {summary['blobs_restored']} blobs"
     )
     for line in summary["left"]:
-        out.print(f"  kept: {line}", markup=False, highlight=False)
+        say(f"  kept: {line}")

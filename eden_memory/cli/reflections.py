@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from eden_memory.application.service import MemoryService
+from eden_memory.cli.output import rows, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.scopes import ScopeKey
 
 app = typer.Typer(help="Read and manage reflections (buffered notes).", no_args_is_help=True)
-out = Console()
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
 
 
@@ -34,16 +32,24 @@ def list_reflections(
     user: Annotated[str | None, typer.Option(help="A user's notes.")] = None,
     session: Annotated[str | None, typer.Option(help="A session's notes.")] = None,
     absorbed: Annotated[bool, typer.Option("--all", help="Absorbed ones too.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
 ) -> None:
     """List reflections, oldest first (all scopes of the agent unless narrowed)."""
     key = scope_key(agent, user, session)
 
     async def work(memory: MemoryService) -> None:
-        table = Table("id", "scope", "owner", "absorbed", "content")
-        for r in await memory.management.list_reflections(agent, key, include_absorbed=absorbed):
-            owner = r.user_id or r.session_id or ""
-            table.add_row(r.id, r.scope.value, owner, "yes" if r.absorbed else "", r.content)
-        out.print(table)
+        found = await memory.management.list_reflections(agent, key, include_absorbed=absorbed)
+        data = [
+            [
+                r.id,
+                r.scope.value,
+                r.user_id or r.session_id or "",
+                "yes" if r.absorbed else "",
+                r.content,
+            ]
+            for r in found
+        ]
+        rows(("id", "scope", "owner", "absorbed", "content"), data, as_json)
 
     ctx.ensure_object(State).run(work)
 
@@ -54,7 +60,7 @@ def edit(ctx: typer.Context, agent: Agent, reflection_id: str, text: str) -> Non
 
     async def work(memory: MemoryService) -> None:
         r = await memory.management.edit_reflection(agent, reflection_id, text)
-        out.print(f"{r.id}: {r.content}")
+        say(f"{r.id}: {r.content}")
 
     ctx.ensure_object(State).run(work)
 
@@ -65,6 +71,6 @@ def delete(ctx: typer.Context, agent: Agent, reflection_id: str) -> None:
 
     async def work(memory: MemoryService) -> None:
         await memory.management.delete_reflection(agent, reflection_id)
-        out.print(f"deleted {reflection_id}")
+        say(f"deleted {reflection_id}")
 
     ctx.ensure_object(State).run(work)

@@ -13,6 +13,7 @@ import pytest
 
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "EDEN_MEMORY_EMBEDDER": "keyword", "COLUMNS": "200"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])  # this checkout's code
     env["EDEN_MEMORY_STORE_PATH"] = str(tmp_path / "demo.db")
     return subprocess.run(
         [sys.executable, "-m", "eden_memory", *args],

@@ -13,7 +13,7 @@ from eden_memory.adapters.stores.memory import InMemoryStore
 from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.service import MemoryService
 from eden_memory.container import Container, running
-from eden_memory.domain.errors import ProviderError
+from eden_memory.domain.errors import ConfigurationError, ProviderError
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import AgentMemoryConfig
@@ -119,3 +119,23 @@ async def test_the_usage_meter_counts_the_configured_embedder(settings: Settings
         await tell_and_end(memory)
     usage = container.meter().snapshot()
     assert usage.embeddings["fake-hash"].texts >= 1
+
+
+@pytest.mark.parametrize("as_text", [True, False])
+async def test_a_path_given_as_the_store_is_the_embedded_store_there(
+    settings: Settings, tmp_path: Path, as_text: bool
+) -> None:
+    path = tmp_path / "x.db"
+    where = str(path) if as_text else path
+    async with open_memory(settings(store="memory"), llm=scripted(), store=where) as memory:
+        assert isinstance(memory.store, SqliteStore)
+        await tell_and_end(memory)
+    async with open_memory(settings(), llm=scripted(), store=where) as memory:
+        assert await facts_in(memory) == ["Alice's order is 4417."]
+    assert path.exists()
+
+
+async def test_something_else_given_as_the_store_is_a_clear_error(settings: Settings) -> None:
+    with pytest.raises(ConfigurationError, match="store must be a MemoryStore or the path"):
+        async with open_memory(settings(), store=42):  # type: ignore[arg-type]
+            pass

@@ -19,7 +19,8 @@ def test_the_readme_quickstart_runs_offline(tmp_path: Path) -> None:
     [quickstart] = python_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
     script = tmp_path / "quickstart.py"
     script.write_text(quickstart, encoding="utf-8")
-    env = {**os.environ, "EDEN_MEMORY_EMBEDDER": "keyword"}
+    # This checkout's code, not whichever eden_memory the environment has installed.
+    env = {**os.environ, "EDEN_MEMORY_EMBEDDER": "keyword", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, str(script)],
         cwd=tmp_path,
@@ -30,4 +31,7 @@ def test_the_readme_quickstart_runs_offline(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / ".eden-memory" / "memory.db").exists()
+    assert (tmp_path / "memory.db").exists()  # open_memory(store="memory.db")
+    # The memory is found, not an empty list: in the context and by search_facts.
+    assert "- [user] Alice's order number is 4417" in done.stdout
+    assert done.stdout.rstrip().endswith('["Alice\'s order number is 4417"]')

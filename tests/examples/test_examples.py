@@ -98,3 +98,44 @@ async def test_the_gemini_loop_serves_search_facts_offline(gemini_server: StandI
 )
 async def test_the_gemini_loop_with_the_real_api() -> None:
     assert "alice@example.com" in await gemini_loop.main()
+
+
+async def test_the_pydantic_ai_agent_remembers_offline() -> None:
+    from examples import pydantic_ai_agent
+
+    answer = await pydantic_ai_agent.main()
+    assert "Alice's email is alice@example.com" in answer
+
+
+async def test_the_openai_agents_example_remembers_offline() -> None:
+    from examples import openai_agents_agent
+    from tests.integrations.agents_fake import ScriptedModel, call, text
+
+    def answer(instructions: str | None, items: list[Any]) -> list[Any]:
+        output = next(i["output"] for i in items if i.get("type") == "function_call_output")
+        return text(f"From memory: {output}")
+
+    model = ScriptedModel(lambda i, items: call("search_facts", '{"query": ["email"]}'), answer)
+    answer_text = await openai_agents_agent.main(model)
+    assert "Alice's email is alice@example.com" in answer_text
+    assert model.instructions[0] is not None
+    assert "Alice wants short answers" in model.instructions[0]  # the context
+
+
+async def test_the_langgraph_example_remembers_offline() -> None:
+    from langchain_core.messages import AIMessage, BaseMessage
+
+    from examples import langgraph_agent
+    from tests.integrations.langchain_fake import ScriptedChatModel
+
+    def search(messages: list[BaseMessage]) -> AIMessage:
+        call = {"name": "search_facts", "args": {"query": ["email"]}, "id": "c1"}
+        return AIMessage("", tool_calls=[call])
+
+    def answer(messages: list[BaseMessage]) -> AIMessage:
+        return AIMessage(f"From memory: {messages[-1].text}")
+
+    model = ScriptedChatModel(steps=[search, answer], prompts=[])
+    reply = await langgraph_agent.main(model)
+    assert "Alice's email is alice@example.com" in reply
+    assert "Alice wants short answers" in str(model.prompts[0][0].text)  # the context

@@ -18,6 +18,7 @@ from tests.migration.v1_data import AGENT_A_ID, load
 
 def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "EDEN_MEMORY_EMBEDDER": "keyword", "COLUMNS": "200"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])  # this checkout's code
     env["EDEN_MEMORY_STORE_PATH"] = str(tmp_path / "memory.db")
     env["EDEN_MEMORY_STORE"] = "embedded"
     return subprocess.run(
@@ -49,6 +50,7 @@ async def test_migrate_rerun_and_rollback_from_the_command_line(
         assert first.returncode == 0, first.stderr
         report = json.loads(first.stdout)
         assert report["totals"]["agent_fact"]["written"] == 4
+        assert "migrate-v1 agents: " in first.stderr  # progress, off stdout's JSON
         assert AGENT_A_ID in report["agent_profiles"]
         assert (tmp_path / "runs" / report["run_id"] / "report.json").exists()
 

@@ -6,12 +6,16 @@ import json
 
 import pytest
 from google.genai import types
+from pydantic import ValidationError
 
 from eden_memory.adapters.tools.search_facts import (
+    DESCRIPTION,
     FORMATS,
     SearchFactsHandler,
+    arguments_model,
     definition,
     gemini_declaration,
+    parameters,
     tools_for,
 )
 from eden_memory.application.conversation import Conversation
@@ -35,8 +39,27 @@ def test_every_format_carries_the_same_limits() -> None:
         assert "search_facts" in text
         assert '"maximum": 50' in text or '"maximum": 50,' in text
     gemini = types.FunctionDeclaration(**gemini_declaration())
-    assert gemini.parameters is not None
-    assert gemini.parameters.required == ["queries"]
+    assert gemini.parameters_json_schema == parameters()
+
+
+def test_the_schema_is_the_arguments_model_and_names_query_canonical() -> None:
+    schema = parameters()
+    assert set(schema["properties"]) == {"query", "queries", "top_k", "debug"}
+    assert schema["additionalProperties"] is False
+    assert "`query` is the canonical name" in DESCRIPTION
+    model = arguments_model()
+    assert model.model_validate({"query": ["a"]}).model_dump()["top_k"] == 10
+    with pytest.raises(ValidationError, match="at most 3 items"):
+        model.model_validate({"query": ["a", "b", "c", "d"]})
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        model.model_validate({"query": ["a"], "limit": 3})
+
+
+def _as_query(call: object) -> object:
+    """The same call with the specification's argument name, ``query``."""
+    if isinstance(call, types.FunctionCall):
+        return types.FunctionCall(name="search_facts", args={"query": ["email"]}, id="c1")
+    return json.loads(json.dumps(call).replace("queries", "query"))
 
 
 CALLS = [
@@ -70,8 +93,9 @@ async def test_a_call_in_any_format_finds_the_fact(call: object) -> None:
     ("arguments", "says"),
     [
         ("{not json", "not valid JSON"),
-        ("{}", "queries is required"),
-        ('{"queries": "email"}', "list of 1 to 3"),
+        ("{}", "query is required"),
+        ('{"query": 5}', "list of 1 to 3"),
+        ('{"query": ["a"], "queries": ["b"]}', "not both"),
         ('{"queries": ["a", "b", "c", "d"]}', "1 to 3 queries"),
         ('{"queries": ["a"], "top_k": 500}', "top_k must be an integer from 1 to 50"),
         ('{"queries": ["a"], "limit": 5}', "unknown argument"),
@@ -100,3 +124,21 @@ async def test_another_user_finds_nothing_of_alice() -> None:
         {"name": "search_facts", "arguments": {"queries": ["email"]}}
     )
     assert text.startswith("No facts found")
+
+
+@pytest.mark.parametrize("call", [_as_query(c) for c in CALLS])
+async def test_the_specifications_query_argument_works_in_every_format(call: object) -> None:
+    world, conv = await _world()
+    reply = await SearchFactsHandler(world.memory, conv).handle(call)
+    assert not reply.is_error, reply.text
+    assert "Alice's email is alice@example.com" in reply.text
+
+
+@pytest.mark.parametrize("args", [{"query": "email"}, {"queries": "email"}, {"query": ["email"]}])
+async def test_a_single_string_is_one_query(args: dict[str, object]) -> None:
+    world, conv = await _world()
+    reply = await SearchFactsHandler(world.memory, conv).handle(
+        {"name": "search_facts", "args": args}
+    )
+    assert not reply.is_error, reply.text
+    assert "Alice's email" in reply.text

@@ -21,7 +21,7 @@ from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.domain.models import Message
 from eden_memory.ports.stores import PendingMessage, SessionProfile
 
-MESSAGE_FIELDS = ("role", "text", "sent_at", "author_id")
+MESSAGE_FIELDS = ("role", "text", "sent_at", "author_id", "author_name")
 
 
 def session_key(ids: IdCodec, agent_id: object, session: object) -> str:

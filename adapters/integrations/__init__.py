@@ -1,0 +1,1 @@
+"""Ready integrations with agent frameworks, each behind its own extra."""
