@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -31,8 +31,9 @@ from eden_memory.domain.ranking import (
     single,
 )
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
+from eden_memory.domain.session_context import raise_by_session, session_bonuses
 from eden_memory.domain.settings import SearchSettings
-from eden_memory.domain.temporal import boost_in_time, time_named
+from eden_memory.domain.temporal import TimeFilter, boost_in_time, time_named
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactStore, RankedFact
@@ -57,7 +58,10 @@ class QueryDebug:
     query: str
     semantic: list[tuple[str, float]]
     keyword: list[tuple[str, float]]
-    fused: list[FusedHit]
+    fused: list[FusedHit]  # after the session and time raises, best first
+    session_bonus: dict[str, float] = field(default_factory=dict)  # fact id: score gained
+    time_named: TimeFilter | None = None
+    time_factor: float = 0.0  # facts said in ``time_named`` scored 1 + this times more
 
 
 @dataclass
@@ -127,8 +131,10 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
-        lists, facts = await self._in_time(queries, [f for _, f in per_query], scopes.visibility)
-        merged = merge_queries([fused[:k] for fused in lists])
+        context, facts = await self._in_context(
+            queries, [f for _, f in per_query], scopes.visibility
+        )
+        merged = merge_queries([c.hits[:k] for c in context])
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
         facts |= await visible_facts(self.store, wanted, scopes.visibility) if wanted else {}
         seconds["read_facts"] = time.perf_counter() - started
@@ -151,29 +157,46 @@ class FactSearch:
             "text": rule.text_threshold,
             "fused": rule.fused_threshold,
         }
-        info = SearchDebug(mode.value, limits, _describe(rule), [d for d, _ in per_query])
+        explained = [
+            replace(
+                d,
+                fused=c.hits,
+                session_bonus=c.bonuses,
+                time_named=c.named,
+                time_factor=c.factor,
+            )
+            for (d, _), c in zip(per_query, context, strict=True)
+        ]
+        info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
         return SearchResponse(results, info)
 
-    async def _in_time(
+    async def _in_context(
         self, queries: Sequence[str], lists: list[list[FusedHit]], visibility: FactVisibility
-    ) -> tuple[list[list[FusedHit]], dict[FactId, Fact]]:
-        """Each query's list, with facts said in the time it names raised (and those facts).
+    ) -> tuple[list[_Raised], dict[FactId, Fact]]:
+        """Each query's list raised by session-mates and by the time it names.
 
-        Only a query that names a time costs a read here, of its candidates' facts.
+        Both need the candidates' facts (their session, when they were said): they are read
+        once, and the search reuses them for the facts it returns.
         """
+        s = self.settings
         now = self.clock.now()
-        named = [time_named(q, now) if self.settings.time_boost > 0 else None for q in queries]
-        if not any(named):
-            return lists, {}
-        ids = [FactId(h.id) for f, n in zip(lists, named, strict=True) if n for h in f]
+        named = [time_named(q, now) for q in queries]
+        factors = [_factor(n, s) for n in named]
+        if s.session_weight <= 0 and not any(factors):
+            return [_Raised(f, {}, None, 0.0) for f in lists], {}
+        ids = [FactId(h.id) for f in lists for h in f]
         facts = await visible_facts(self.store, ids, visibility)
+        sessions = {str(i): f.source_session_id for i, f in facts.items() if f.source_session_id}
         said: dict[str, datetime] = {str(i): f.formed_at for i, f in facts.items()}
-        boost = self.settings.time_boost
-        return [
-            f if n is None else boost_in_time(f, n, said, boost)
-            for f, n in zip(lists, named, strict=True)
-        ], facts
+        raised = []
+        for hits, n, factor in zip(lists, named, factors, strict=True):
+            bonuses = session_bonuses(hits, sessions, s.session_weight)
+            out = raise_by_session(hits, bonuses) if bonuses else hits
+            if n is not None and factor > 0:
+                out = boost_in_time(out, n, said, factor)
+            raised.append(_Raised(out, bonuses, n if factor > 0 else None, factor))
+        return raised, facts
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]
@@ -241,6 +264,20 @@ class FactSearch:
         text = self.store.text_score_threshold if s.text_threshold is None else s.text_threshold
         fused = s.rrf_threshold if s.fusion is Fusion.RRF else s.score_threshold
         return FusionRule(s.fusion, weights, s.rrf_k, semantic, text, fused)
+
+
+@dataclass(frozen=True)
+class _Raised:
+    hits: list[FusedHit]
+    bonuses: dict[str, float]
+    named: TimeFilter | None
+    factor: float
+
+
+def _factor(named: TimeFilter | None, s: SearchSettings) -> float:
+    if named is None:
+        return 0.0
+    return s.day_boost if named.day else s.time_boost
 
 
 def _describe(rule: FusionRule) -> str:
