@@ -2,6 +2,8 @@
 
 The semantic floor is the embedder's calibrated one unless settings fix it
 (``application/calibration.py``); fusion is by scaled scores or by RRF (``domain/ranking.py``).
+Each query's candidates are then raised by their session-mates and by the time the query names
+(``application/raises.py``), before the cut to ``top_k``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from enum import StrEnum
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
 from eden_memory.application.hits import visible_facts
+from eden_memory.application.raises import raise_candidates
 from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
@@ -31,9 +34,8 @@ from eden_memory.domain.ranking import (
     single,
 )
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
-from eden_memory.domain.session_context import raise_by_session, session_bonuses
 from eden_memory.domain.settings import SearchSettings
-from eden_memory.domain.temporal import TimeFilter, boost_in_time, time_named
+from eden_memory.domain.temporal import TimeFilter
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactStore, RankedFact
@@ -131,8 +133,13 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
-        context, facts = await self._in_context(
-            queries, [f for _, f in per_query], scopes.visibility
+        context, facts = await raise_candidates(
+            self.store,
+            self.settings,
+            self.clock.now(),
+            queries,
+            [f for _, f in per_query],
+            scopes.visibility,
         )
         merged = merge_queries([c.hits[:k] for c in context])
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
@@ -170,33 +177,6 @@ class FactSearch:
         info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
         return SearchResponse(results, info)
-
-    async def _in_context(
-        self, queries: Sequence[str], lists: list[list[FusedHit]], visibility: FactVisibility
-    ) -> tuple[list[_Raised], dict[FactId, Fact]]:
-        """Each query's list raised by session-mates and by the time it names.
-
-        Both need the candidates' facts (their session, when they were said): they are read
-        once, and the search reuses them for the facts it returns.
-        """
-        s = self.settings
-        now = self.clock.now()
-        named = [time_named(q, now) for q in queries]
-        factors = [_factor(n, s) for n in named]
-        if s.session_weight <= 0 and not any(factors):
-            return [_Raised(f, {}, None, 0.0) for f in lists], {}
-        ids = [FactId(h.id) for f in lists for h in f]
-        facts = await visible_facts(self.store, ids, visibility)
-        sessions = {str(i): f.source_session_id for i, f in facts.items() if f.source_session_id}
-        said: dict[str, datetime] = {str(i): f.formed_at for i, f in facts.items()}
-        raised = []
-        for hits, n, factor in zip(lists, named, factors, strict=True):
-            bonuses = session_bonuses(hits, sessions, s.session_weight)
-            out = raise_by_session(hits, bonuses) if bonuses else hits
-            if n is not None and factor > 0:
-                out = boost_in_time(out, n, said, factor)
-            raised.append(_Raised(out, bonuses, n if factor > 0 else None, factor))
-        return raised, facts
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]
@@ -264,20 +244,6 @@ class FactSearch:
         text = self.store.text_score_threshold if s.text_threshold is None else s.text_threshold
         fused = s.rrf_threshold if s.fusion is Fusion.RRF else s.score_threshold
         return FusionRule(s.fusion, weights, s.rrf_k, semantic, text, fused)
-
-
-@dataclass(frozen=True)
-class _Raised:
-    hits: list[FusedHit]
-    bonuses: dict[str, float]
-    named: TimeFilter | None
-    factor: float
-
-
-def _factor(named: TimeFilter | None, s: SearchSettings) -> float:
-    if named is None:
-        return 0.0
-    return s.day_boost if named.day else s.time_boost
 
 
 def _describe(rule: FusionRule) -> str:
