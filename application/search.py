@@ -2,6 +2,8 @@
 
 The semantic floor is the embedder's calibrated one unless settings fix it
 (``application/calibration.py``); fusion is by scaled scores or by RRF (``domain/ranking.py``).
+Each query's candidates are then raised by their session-mates and by the time the query names
+(``application/raises.py``), before the cut to ``top_k``.
 """
 
 from __future__ import annotations
@@ -9,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
 from eden_memory.application.hits import visible_facts
+from eden_memory.application.raises import raise_candidates
 from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
@@ -32,7 +35,7 @@ from eden_memory.domain.ranking import (
 )
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
-from eden_memory.domain.temporal import boost_in_time, time_named
+from eden_memory.domain.temporal import TimeFilter
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactStore, RankedFact
@@ -57,7 +60,10 @@ class QueryDebug:
     query: str
     semantic: list[tuple[str, float]]
     keyword: list[tuple[str, float]]
-    fused: list[FusedHit]
+    fused: list[FusedHit]  # after the session and time raises, best first
+    session_bonus: dict[str, float] = field(default_factory=dict)  # fact id: score gained
+    time_named: TimeFilter | None = None
+    time_factor: float = 0.0  # facts said in ``time_named`` scored 1 + this times more
 
 
 @dataclass
@@ -127,8 +133,15 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
-        lists, facts = await self._in_time(queries, [f for _, f in per_query], scopes.visibility)
-        merged = merge_queries([fused[:k] for fused in lists])
+        context, facts = await raise_candidates(
+            self.store,
+            self.settings,
+            self.clock.now(),
+            queries,
+            [f for _, f in per_query],
+            scopes.visibility,
+        )
+        merged = merge_queries([c.hits[:k] for c in context])
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
         facts |= await visible_facts(self.store, wanted, scopes.visibility) if wanted else {}
         seconds["read_facts"] = time.perf_counter() - started
@@ -151,29 +164,19 @@ class FactSearch:
             "text": rule.text_threshold,
             "fused": rule.fused_threshold,
         }
-        info = SearchDebug(mode.value, limits, _describe(rule), [d for d, _ in per_query])
+        explained = [
+            replace(
+                d,
+                fused=c.hits,
+                session_bonus=c.bonuses,
+                time_named=c.named,
+                time_factor=c.factor,
+            )
+            for (d, _), c in zip(per_query, context, strict=True)
+        ]
+        info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
         return SearchResponse(results, info)
-
-    async def _in_time(
-        self, queries: Sequence[str], lists: list[list[FusedHit]], visibility: FactVisibility
-    ) -> tuple[list[list[FusedHit]], dict[FactId, Fact]]:
-        """Each query's list, with facts said in the time it names raised (and those facts).
-
-        Only a query that names a time costs a read here, of its candidates' facts.
-        """
-        now = self.clock.now()
-        named = [time_named(q, now) if self.settings.time_boost > 0 else None for q in queries]
-        if not any(named):
-            return lists, {}
-        ids = [FactId(h.id) for f, n in zip(lists, named, strict=True) if n for h in f]
-        facts = await visible_facts(self.store, ids, visibility)
-        said: dict[str, datetime] = {str(i): f.formed_at for i, f in facts.items()}
-        boost = self.settings.time_boost
-        return [
-            f if n is None else boost_in_time(f, n, said, boost)
-            for f, n in zip(lists, named, strict=True)
-        ], facts
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]

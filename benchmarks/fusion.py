@@ -17,7 +17,8 @@ import os
 import statistics
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from benchmarks.locomo import AGENT, DEFAULT_DATA, eden_index
@@ -40,6 +41,8 @@ class Lists:
     semantic: list[Hit]
     keyword: list[Hit]
     covers: dict[FactId, tuple[MessageId, ...]]
+    sessions: dict[str, str] = field(default_factory=dict)  # fact id: source session
+    said: dict[str, datetime] = field(default_factory=dict)  # fact id: formed_at
 
 
 Ranker = Callable[[Lists], list[str]]
@@ -65,11 +68,10 @@ async def collect(
             kw = await store.keyword_ranking(q.text, scopes.visibility, DEPTH)
             facts = await store.get_facts([r.id for r in [*sem, *kw]])
             covers = {f.id: f.source_message_ids for f in facts}
-            out.append(
-                Lists(
-                    q, [Hit(r.id, r.score) for r in sem], [Hit(r.id, r.score) for r in kw], covers
-                )
-            )
+            sessions = {str(f.id): str(f.source_session_id) for f in facts if f.source_session_id}
+            said = {str(f.id): f.formed_at for f in facts}
+            sem_hits = [Hit(r.id, r.score) for r in sem]
+            out.append(Lists(q, sem_hits, [Hit(r.id, r.score) for r in kw], covers, sessions, said))
     text_floor = store.text_score_threshold
     await memory.aclose()
     await store.close()

@@ -58,6 +58,9 @@ Search = Callable[[Question], Awaitable[list[tuple[str, ...]]]]
 SEEDS_RRF = MemorySettings(
     search=SearchSettings(fusion=Fusion.RRF, semantic_weight=1.0, keyword_weight=1.0)
 )
+# The default search without the raises that read the candidates' facts (session-mates, a
+# named date): recall and latency before them, in the same run.
+NO_RAISES = MemorySettings(search=SearchSettings(session_weight=0.0, day_boost=0.0))
 
 
 @dataclass
@@ -331,6 +334,15 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                     corpus,
                     "eden-memory",
                     eden_search(rrf, SearchMode.HYBRID, True),
+                )
+            )
+            plain = MemoryService(memory.store, embedder, ScriptedLLM([]), SystemClock(), NO_RAISES)
+            runs.append(
+                Run(
+                    f"eden {corpus} hybrid-no-raise on",
+                    corpus,
+                    "eden-memory",
+                    eden_search(plain, SearchMode.HYBRID, True),
                 )
             )
         if not args.no_mem0:

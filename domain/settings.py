@@ -91,6 +91,12 @@ class SearchSettings(_Settings):
     # Facts said in the time a query names ("last week", "in May 2023") score this much
     # more, relatively (domain/temporal.py); 0 turns it off.
     time_boost: NonNegative = 0.25
+    # A calendar date named ("on 13 October 2023") raises the facts said that day (give or
+    # take one) by this much instead of ``time_boost``; 0 turns it off for dates.
+    day_boost: NonNegative = 2.0
+    # Each candidate gains this share of the best score of another candidate from its
+    # session (domain/session_context.py); 0 turns it off. Chosen by benchmarks/session_time.py.
+    session_weight: NonNegative = 0.3
     default_top_k: Positive = 10
     max_top_k: Positive = 50
     max_queries: Positive = 3

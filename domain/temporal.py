@@ -7,6 +7,9 @@ English: a month with or without a year ("in June", "May 2023"), a year from 190
 a season ("last summer" is read as the season's months), and relative days, weeks, months and
 years measured from ``now`` ("yesterday", "last week", "this month", "last year"). A month
 without a year matches that month of any year: the user may be speaking of any of them.
+A calendar date with its year ("on 13 October 2023", "October 13th, 2023", "2023-10-13")
+names that day, give or take one (time zones, a session past midnight), and is marked
+``day``: the search raises facts said that day by its own, larger factor.
 """
 
 from __future__ import annotations
@@ -49,6 +52,12 @@ SEASONS = {
 _WORD = re.compile(r"[a-z]+|\d{4}")
 # "may" is a month only beside a year or after "in"/"of"/"since"/"during"/"early"/"late".
 _MAY_CONTEXT = {"in", "of", "since", "during", "early", "late", "mid", "last", "this", "next"}
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_NTH = r"(\d{1,2})(?:st|nd|rd|th)?"
+_DAY_FIRST = re.compile(rf"\b{_NTH}(?:\s+of)?\s+({_MONTH})\.?,?\s+(\d{{4}})\b")
+_MONTH_FIRST = re.compile(rf"\b({_MONTH})\.?\s+{_NTH},?\s+(\d{{4}})\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+DAY_SLACK = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,7 @@ class TimeFilter:
     end: datetime | None = None
     months: frozenset[int] = frozenset()
     year: int | None = None
+    day: bool = False  # a calendar date was named (the interval is that day, give or take one)
 
     def covers(self, moment: datetime) -> bool:
         if self.start is not None and self.end is not None:
@@ -70,6 +80,9 @@ class TimeFilter:
 
 def time_named(question: str, now: datetime) -> TimeFilter | None:
     """The time ``question`` asks about, or None when it names none."""
+    day = _date(question.lower())
+    if day is not None:
+        return TimeFilter(day - DAY_SLACK, day + timedelta(days=1) + DAY_SLACK, day=True)
     words = _WORD.findall(question.lower())
     relative = _relative(words, now)
     if relative is not None:
@@ -79,6 +92,19 @@ def time_named(question: str, now: datetime) -> TimeFilter | None:
     if not months and not years:
         return None
     return TimeFilter(months=months, year=years[0] if len(set(years)) == 1 else None)
+
+
+def _date(text: str) -> datetime | None:
+    """The first calendar date with a year that ``text`` names, at midnight UTC."""
+    for pattern, order in ((_ISO, "ymd"), (_DAY_FIRST, "dmy"), (_MONTH_FIRST, "mdy")):
+        for match in pattern.finditer(text):
+            parts = dict(zip(order, match.groups(), strict=True))
+            month = int(parts["m"]) if parts["m"].isdigit() else MONTHS[parts["m"]]
+            try:
+                return datetime(int(parts["y"]), month, int(parts["d"]), tzinfo=UTC)
+            except ValueError:
+                continue  # "31 February 2023": not a day
+    return None
 
 
 def _months(words: list[str]) -> list[int]:

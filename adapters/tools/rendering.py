@@ -33,10 +33,20 @@ def _debug_lines(response: SearchResponse) -> list[str]:
     info = response.debug
     limits = ", ".join(f"{name} {value:g}" for name, value in info.thresholds.items())
     lines = ["", f"debug: mode {info.mode}; thresholds {limits}"]
+    gains: dict[str, float] = {}
+    for query in info.queries:
+        for doc, gain in query.session_bonus.items():
+            gains[doc] = max(gain, gains.get(doc, 0.0))
+        if query.time_named is not None:
+            kind = "a day" if query.time_named.day else "a time"
+            lines.append(
+                f'  "{query.query}" names {kind}: facts said then x{1 + query.time_factor:g}'
+            )
     for r in response.results:
+        session = f" session +{gains[str(r.fact.id)]:.4f}" if str(r.fact.id) in gains else ""
         lines.append(
             f"  {r.fact.id}: score {r.score:.4f} semantic {_num(r.semantic_score)} "
-            f"keyword {_num(r.keyword_score)}"
+            f"keyword {_num(r.keyword_score)}{session}"
         )
     timings = ", ".join(
         f"{stage} {seconds * 1000:.1f} ms" for stage, seconds in info.seconds.items()

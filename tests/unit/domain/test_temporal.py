@@ -101,3 +101,31 @@ def test_boosting_keeps_every_hit_and_never_lowers_one(
     before = {h.id: h.score for h in original}
     assert all(h.score >= before[h.id] for h in boosted)
     assert [h.score for h in boosted] == sorted((h.score for h in boosted), reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("What did Maria share on 16 June, 2023?", datetime(2023, 6, 16, tzinfo=UTC)),
+        ("the painting shown on October 13, 2023", datetime(2023, 10, 13, tzinfo=UTC)),
+        ("what happened on the 3rd of May 2023", datetime(2023, 5, 3, tzinfo=UTC)),
+        ("notes from Oct. 1st, 2022", datetime(2022, 10, 1, tzinfo=UTC)),
+        ("the 2024-02-29 meeting", datetime(2024, 2, 29, tzinfo=UTC)),
+    ],
+)
+def test_a_calendar_date_names_that_day_give_or_take_one(question: str, day: datetime) -> None:
+    named = time_named(question, NOW)
+    assert named is not None
+    assert named.day
+    assert named.covers(day + timedelta(hours=13))
+    assert named.covers(day - timedelta(hours=2))  # the evening before, in some time zone
+    assert named.covers(day + timedelta(days=1, hours=23))
+    assert not named.covers(day - timedelta(days=1, hours=1))
+    assert not named.covers(day + timedelta(days=2))
+
+
+@pytest.mark.parametrize("question", ["31 February 2023 plans", "in May 2023", "June 2023"])
+def test_a_date_that_is_no_day_or_a_month_alone_is_not_a_day(question: str) -> None:
+    named = time_named(question, NOW)
+    assert named is not None
+    assert not named.day

@@ -1,0 +1,167 @@
+"""search_facts raises the session-mates of its best hits and the facts said on a named date."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from mongomock_motor import AsyncMongoMockClient
+
+from eden_memory.adapters.clocks import FakeClock
+from eden_memory.adapters.embedders.keyword import KeywordEmbedder
+from eden_memory.adapters.llms.scripted import ScriptedLLM
+from eden_memory.adapters.stores.memory import InMemoryStore
+from eden_memory.adapters.stores.mongo import MongoStore
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.tools.rendering import render_results
+from eden_memory.application.ingestion import FactInput
+from eden_memory.application.search import SearchMode
+from eden_memory.application.service import MemoryService
+from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.settings import MemorySettings, SearchSettings
+from eden_memory.ports.stores import MemoryStore
+
+NOW = datetime(2026, 4, 1, 12, tzinfo=UTC)
+
+
+@pytest.fixture(params=["memory", "sqlite", "mongomock"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[MemoryStore]:
+    if request.param == "sqlite":
+        made: MemoryStore = await SqliteStore.open(tmp_path / "memory.db")
+    elif request.param == "mongomock":
+        made = MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
+    else:
+        made = InMemoryStore()
+    yield made
+    await made.close()
+
+
+async def _memory(
+    store: MemoryStore, facts: Mapping[str, tuple[str | None, datetime]]
+) -> MemoryService:
+    return await _with(store, facts, None)
+
+
+async def _with(
+    store: MemoryStore,
+    facts: Mapping[str, tuple[str | None, datetime]],
+    settings: MemorySettings | None,
+) -> MemoryService:
+    memory = MemoryService(store, KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings)
+    items = [
+        FactInput(
+            content=text,
+            agent_id="nova",
+            user_id="alice",
+            formed_at=said,
+            source_session_id=session,
+        )
+        for text, (session, said) in facts.items()
+    ]
+    await memory.add_facts(items)
+    return memory
+
+
+TRIP = {
+    "Alice flew to Lisbon and loved Lisbon": ("trip", NOW),
+    "The hotel was noisy": ("trip", NOW),  # said in the same session as the Lisbon fact
+    "The hotel was quiet": ("work", NOW),
+    "Carol bought a green lamp": ("misc", NOW),
+    "The garden needs water": ("misc", NOW),
+    "Bob repaired the bike": ("misc", NOW),
+    "Dana paints portraits": ("misc", NOW),
+}
+
+
+async def test_a_fact_said_beside_the_best_hit_ranks_above_its_equal_from_elsewhere(
+    store: MemoryStore,
+) -> None:
+    memory = await _memory(store, TRIP)
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    found = await memory.search_facts(
+        conv, ["Lisbon hotel"], mode=SearchMode.KEYWORD, thresholds=False, debug=True
+    )
+    order = [r.fact.content for r in found.results]
+    assert order[:3] == [
+        "Alice flew to Lisbon and loved Lisbon",
+        "The hotel was noisy",
+        "The hotel was quiet",
+    ]
+    assert found.debug is not None
+    [query] = found.debug.queries
+    scores = {r.fact.content: r for r in found.results}
+    noisy, quiet = scores["The hotel was noisy"], scores["The hotel was quiet"]
+    lisbon = scores["Alice flew to Lisbon and loved Lisbon"]
+    assert noisy.keyword_score == pytest.approx(quiet.keyword_score)  # equal before the raise
+    assert lisbon.keyword_score is not None
+    assert query.session_bonus[str(noisy.fact.id)] == pytest.approx(0.3 * lisbon.keyword_score)
+    assert str(quiet.fact.id) not in query.session_bonus  # alone in its session
+    assert noisy.score == pytest.approx(quiet.score + 0.3 * lisbon.keyword_score)
+
+
+async def test_without_the_session_weight_equal_facts_stay_equal(store: MemoryStore) -> None:
+    off = MemorySettings(search=SearchSettings(session_weight=0.0))
+    memory = await _with(store, TRIP, off)
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    found = await memory.search_facts(
+        conv, ["Lisbon hotel"], mode=SearchMode.KEYWORD, thresholds=False, debug=True
+    )
+    scores = {r.fact.content: r.score for r in found.results}
+    assert scores["The hotel was noisy"] == pytest.approx(scores["The hotel was quiet"])
+    assert found.debug is not None
+    assert found.debug.queries[0].session_bonus == {}
+
+
+async def test_a_named_date_ranks_the_facts_said_that_day_first(store: MemoryStore) -> None:
+    hikes = {
+        "Alice went hiking in the Alps with Tom": (
+            None,
+            datetime(2026, 3, 3, 18, tzinfo=UTC),
+        ),
+        "Alice went hiking in the Vosges": (None, datetime(2026, 3, 20, 9, tzinfo=UTC)),
+        # The weakest match: min-max scaling puts the last of a list at 0, which no factor raises.
+        "Alice once went hiking near a lake in the rain with Bob, Carol, Dan and Eve": (
+            None,
+            datetime(2026, 3, 25, 9, tzinfo=UTC),
+        ),
+    }
+    memory = await _memory(store, hikes)
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    # Keyword scores alone, every floor off: each store's BM25, whatever the store's size.
+    plain = await memory.search_facts(
+        conv, ["where did Alice go hiking"], mode=SearchMode.KEYWORD, thresholds=False
+    )
+    dated = await memory.search_facts(
+        conv,
+        ["where did Alice go hiking on 3 March 2026"],
+        mode=SearchMode.KEYWORD,
+        thresholds=False,
+        debug=True,
+    )
+    assert plain.results[0].fact.content == "Alice went hiking in the Vosges"
+    assert dated.results[0].fact.content.startswith("Alice went hiking in the Alps")
+    assert dated.debug is not None
+    [query] = dated.debug.queries
+    assert query.time_named is not None
+    assert query.time_named.day
+    assert query.time_factor == 2.0
+    alps = dated.results[0]
+    assert alps.keyword_score is not None
+    assert alps.score == pytest.approx(3.0 * alps.keyword_score)  # 1 + day_boost
+
+
+async def test_the_tool_debug_lines_say_what_was_raised(store: MemoryStore) -> None:
+    memory = await _memory(store, TRIP)
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    question = "Lisbon hotel on 1 April 2026"
+    found = await memory.search_facts(
+        conv, [question], mode=SearchMode.KEYWORD, thresholds=False, debug=True
+    )
+    text = render_results([question], found, NOW)
+    assert f'"{question}" names a day: facts said then x3' in text
+    noisy = next(r for r in found.results if r.fact.content == "The hotel was noisy")
+    assert f"{noisy.fact.id}: score" in text
+    assert "session +" in text.split(f"{noisy.fact.id}: score")[1].splitlines()[0]
