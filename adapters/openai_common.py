@@ -144,8 +144,11 @@ def _refused(status: int, detail: str, code: str | None, site: CallSite) -> Prov
 
 def _detail(error: openai.APIStatusError) -> object:
     body = error.body
-    if isinstance(body, dict) and body.get("message"):
-        return body["message"]
+    if isinstance(body, dict):
+        # OpenAI's error message, or FastAPI's {"detail": ...} (llama-cpp-python, vLLM).
+        for key in ("message", "detail"):
+            if body.get(key):
+                return body[key]
     return error.message
 
 

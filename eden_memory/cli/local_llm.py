@@ -18,7 +18,7 @@ from rich.console import Console
 
 from eden_memory.local_llm.model import ensure_model, pip_of
 from eden_memory.local_llm.runtime import ensure_runtime
-from eden_memory.local_llm.server import ServerOptions, environment, start
+from eden_memory.local_llm.server import ServerOptions, environment, start, stop
 
 out = Console()
 
@@ -70,5 +70,4 @@ def local_llm_command(
     try:
         process.wait()
     except KeyboardInterrupt:
-        process.terminate()
-        process.wait()
+        stop(process)

@@ -80,8 +80,21 @@ def start(interpreter: Path, model: Path, options: ServerOptions) -> subprocess.
         if answers(options.base_url):
             return process
         time.sleep(0.5)
-    process.terminate()
+    stop(process)
     raise ConfigurationError(f"the model server did not answer in {READY_TIMEOUT_SECONDS:g} s")
+
+
+def stop(process: subprocess.Popen[bytes], grace_seconds: float = 15.0) -> None:
+    """Ask the server to stop; kill it if it is still busy after ``grace_seconds``.
+
+    uvicorn waits for the request in flight, which on a CPU can be minutes of generation.
+    """
+    process.terminate()
+    try:
+        process.wait(timeout=grace_seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def answers(base_url: str) -> bool:

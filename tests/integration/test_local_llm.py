@@ -25,7 +25,7 @@ from eden_memory.domain.errors import InvalidLLMOutputError
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.local_llm import pins
-from eden_memory.local_llm.server import ServerOptions, start
+from eden_memory.local_llm.server import ServerOptions, start, stop
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
 
 URL = os.environ.get("EDEN_MEMORY_LOCAL_LLM_URL")
@@ -88,8 +88,7 @@ def server_url() -> Iterator[str]:
     try:
         yield options.base_url
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
 
 
 @pytest.fixture
@@ -111,7 +110,9 @@ async def recorder(server_url: str) -> AsyncIterator[Recorder]:
 async def test_a_session_forms_facts_and_reflections_through_the_real_model(
     recorder: Recorder,
 ) -> None:
-    config = EdenMemoryConfig(store="memory", embedder="fake")
+    # llama-cpp-python's server names in ``model`` whatever model the request named.
+    names = {role: pins.MODEL_NAME for role in ("fast", "reflection_free", "reflection_premium")}
+    config = EdenMemoryConfig(store="memory", embedder="fake", memory={"models": names})
     agent = AgentMemoryConfig("guide")
     start_at = datetime(2026, 2, 20, 9, 0, tzinfo=UTC)
     messages = [

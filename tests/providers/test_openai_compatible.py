@@ -111,7 +111,7 @@ async def test_a_server_without_the_responses_api_is_told_to_use_chat_once(
 
     with pytest.raises(ProviderError, match="EDEN_MEMORY_OPENAI_API=chat") as caught:
         await make_llm().generate(request("local"), Facts)
-    assert "no Responses API" in str(caught.value)
+    assert "no Responses API (404: Not Found)" in str(caught.value)
     assert len(openai_server.requests) == 1
 
 
