@@ -7,6 +7,7 @@ off (``max_retries=0``): retries are the library's ``RetryPolicy``, visible and 
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from eden_memory.adapters.providers_common import (
@@ -16,6 +17,12 @@ from eden_memory.adapters.providers_common import (
     rejected_key,
     short,
     within,
+)
+from eden_memory.adapters.request_hints import (
+    model_missing,
+    no_responses_api,
+    says_invalid,
+    what_to_change,
 )
 from eden_memory.domain.errors import (
     MissingExtraError,
@@ -56,33 +63,52 @@ def openai_client(
     )
 
 
-async def guarded(call: Awaitable[R], timeout_seconds: float, provider: str, key_env: str) -> R:
+@dataclass(frozen=True)
+class CallSite:
+    """Who is called and how, so an error can say what to change.
+
+    ``api`` is "responses", "chat" or None (embeddings); ``schema_mode`` how a chat call
+    asks for its schema (None: not a structured call).
+    """
+
+    provider: str
+    key_env: str
+    api: str | None = None
+    schema_mode: str | None = None
+
+
+async def guarded(call: Awaitable[R], timeout_seconds: float, site: CallSite) -> R:
     """Await one SDK call within the deadline; SDK errors become ours."""
     import openai
 
     try:
-        return await within(timeout_seconds, call, provider)
+        return await within(timeout_seconds, call, site.provider)
     except openai.OpenAIError as error:
-        raise translate(error, provider, key_env) from error
+        raise translate(error, site) from error
 
 
-def translate(error: openai.OpenAIError, provider: str, key_env: str) -> ProviderError:
+def translate(error: openai.OpenAIError, site: CallSite) -> ProviderError:
     """The library's error for an SDK error (transport and HTTP status failures)."""
     import openai
+
+    provider = site.provider
 
     if isinstance(error, openai.APITimeoutError):
         return ProviderTimeoutError(f"{provider} did not answer in time")
     if isinstance(error, openai.APIConnectionError):
         return ProviderUnavailableError(f"{provider} could not be reached: {short(error)}")
     if isinstance(error, openai.APIStatusError):
-        return _from_status(error, provider, key_env)
+        return _from_status(error, site)
     return ProviderError(f"{provider} failed: {short(error)}")
 
 
-def _from_status(error: openai.APIStatusError, provider: str, key_env: str) -> ProviderError:
-    status, detail = error.status_code, _detail(error)
+def _from_status(error: openai.APIStatusError, site: CallSite) -> ProviderError:
+    status, detail, provider = error.status_code, _detail(error), site.provider
     if status in (401, 403):
-        return ProviderAuthError(rejected_key(provider, status, detail, (key_env,)))
+        return ProviderAuthError(rejected_key(provider, status, detail, (site.key_env,)))
+    refused = _refused(status, short(detail), error.code, site)
+    if refused is not None:
+        return refused
     if status == 429 and error.code == "insufficient_quota":
         # Retrying cannot help: the account is out of credit until someone pays.
         return ProviderError(f"{provider} quota is exhausted (429): {short(detail)}")
@@ -101,10 +127,28 @@ def _from_status(error: openai.APIStatusError, provider: str, key_env: str) -> P
     return ProviderError(f"{provider} refused the request ({status}): {short(detail)}")
 
 
+def _refused(status: int, detail: str, code: str | None, site: CallSite) -> ProviderError | None:
+    """A request the server cannot serve as sent, with what to change; None otherwise.
+
+    Not retried: a 4xx that says the request is invalid, and a 5xx that says so too (some
+    compatible servers answer an unsupported parameter with a 500).
+    """
+    if status == 404 and site.api == "responses" and not model_missing(detail, code):
+        return ProviderError(no_responses_api(site.provider, detail))
+    invalid_4xx = status in (400, 404, 405, 413, 415, 422)
+    if not (invalid_4xx or (status >= 500 and says_invalid(detail))):
+        return None
+    change = what_to_change(detail, site.schema_mode)
+    return ProviderError(f"{site.provider} refused the request ({status}: {detail}): {change}")
+
+
 def _detail(error: openai.APIStatusError) -> object:
     body = error.body
-    if isinstance(body, dict) and body.get("message"):
-        return body["message"]
+    if isinstance(body, dict):
+        # OpenAI's error message, or FastAPI's {"detail": ...} (llama-cpp-python, vLLM).
+        for key in ("message", "detail"):
+            if body.get(key):
+                return body[key]
     return error.message
 
 

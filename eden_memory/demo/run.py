@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from contextlib import AsyncExitStack
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -14,21 +16,48 @@ from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
+from eden_memory.demo.real_model import AnsweredBy, describe, provider_llm
 from eden_memory.demo.script import AGENT_ID, QUERIES, SESSIONS, DemoSession, lookup_model
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.factory import build_embedder, open_memory
+from eden_memory.ports.embedder import Embedder
 
 AGENT = AgentMemoryConfig(
     AGENT_ID, memory_instructions="Remember dates, budgets, venues and who does what."
 )
 
 
-async def run_demo(store_path: Path, console: Console) -> None:
+async def run_demo(store_path: Path, console: Console, llm_choice: str = "scripted") -> None:
+    """The story through the pipeline; ``llm_choice`` "scripted", or a configured provider."""
     config = EdenMemoryConfig(store="embedded", store_path=store_path)
     embedder = build_embedder(config)
-    console.print(Panel.fit(_banner(store_path, embedder.space.model), title="eden-memory demo"))
-    llm = ScriptedLLM(lookup_model())
+    began = time.monotonic()
+    async with AsyncExitStack() as stack:
+        if llm_choice == "scripted":
+            llm: ScriptedLLM | AnsweredBy = ScriptedLLM(lookup_model())
+            line = SCRIPTED_LINE
+        else:
+            llm = await stack.enter_async_context(provider_llm(config, llm_choice))
+            line = describe(config, llm_choice)
+        banner = _banner(store_path, embedder.space.model, line)
+        console.print(Panel.fit(banner, title="eden-memory demo"))
+        await _run(config, llm, embedder, console)
+    if isinstance(llm, AnsweredBy):
+        console.print(_answered(llm, time.monotonic() - began))
+
+
+def _answered(llm: AnsweredBy, seconds: float) -> str:
+    models = ", ".join(f"[bold]{name}[/] ({count} calls)" for name, count in llm.models.items())
+    return (
+        f"Answered by {models or 'no model (nothing was formed)'}; tokens in "
+        f"{llm.input_tokens} / out {llm.output_tokens}; demo wall time {seconds:.1f} s."
+    )
+
+
+async def _run(
+    config: EdenMemoryConfig, llm: ScriptedLLM | AnsweredBy, embedder: Embedder, console: Console
+) -> None:
     async with open_memory(config, llm=llm, embedder=embedder) as memory:
         before = await memory.management.list_facts(AGENT_ID, status=None, limit=1000)
         if before:
@@ -55,12 +84,17 @@ def _fallback_note(model: str) -> str:
     )
 
 
-def _banner(store_path: Path, embedding_model: str) -> str:
+SCRIPTED_LINE = (
+    "LLM: [bold yellow]offline scripted model[/] — its answers for this story ship with "
+    "eden-memory;\n     no provider is called (--llm openai or gemini uses the configured one)"
+)
+
+
+def _banner(store_path: Path, embedding_model: str, llm_line: str) -> str:
     return (
         f"store: embedded SQLite at [bold]{store_path}[/]\n"
         f"embeddings: [bold]{embedding_model}[/]{_fallback_note(embedding_model)}\n"
-        "LLM: [bold yellow]offline scripted model[/] — its answers for this story ship with "
-        "eden-memory;\n     no provider is called (configure one to run your own conversations)"
+        f"{llm_line}"
     )
 
 

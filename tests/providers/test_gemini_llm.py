@@ -58,11 +58,13 @@ async def test_the_request_carries_model_system_prompt_json_mode_and_schema(
     assert sent.body["contents"][0]["parts"] == [{"text": "user: I moved to Lyon last year."}]
     config = sent.body["generationConfig"]
     assert config["responseMimeType"] == "application/json"
-    assert config["responseSchema"]["required"] == ["facts", "complete"]
+    assert config["responseJsonSchema"]["required"] == ["facts", "complete"]
+    assert config["responseJsonSchema"]["additionalProperties"] is False
+    assert "responseSchema" not in config  # the OpenAPI subset refuses additionalProperties
     assert (config["maxOutputTokens"], config["temperature"]) == (300, 0.2)
 
 
-async def test_unset_limits_are_left_to_the_provider(
+async def test_an_unset_limit_is_left_to_the_provider_and_the_temperature_is_zero(
     make_llm: MakeLLM, gemini_server: StandIn
 ) -> None:
     gemini_server.queue(answer(GOOD))
@@ -70,7 +72,49 @@ async def test_unset_limits_are_left_to_the_provider(
 
     config = gemini_server.requests[0].body["generationConfig"]
     assert "maxOutputTokens" not in config
-    assert "temperature" not in config
+    assert config["temperature"] == 0.0
+
+
+async def test_an_adapter_without_a_temperature_leaves_it_to_the_model(
+    make_llm: MakeLLM, gemini_server: StandIn
+) -> None:
+    gemini_server.queue(answer(GOOD))
+    await make_llm(temperature=None).generate(request(MODEL), Facts)
+
+    assert "temperature" not in gemini_server.requests[0].body["generationConfig"]
+
+
+async def test_an_answer_cut_at_max_tokens_is_asked_again_with_twice_the_room(
+    make_llm: MakeLLM, gemini_server: StandIn
+) -> None:
+    gemini_server.queue(answer(MALFORMED, "MAX_TOKENS"), answer(GOOD))
+
+    result = await make_llm().generate(request(MODEL, max_output_tokens=50), Facts)
+
+    assert result.value == EXPECTED
+    limits = [r.body["generationConfig"]["maxOutputTokens"] for r in gemini_server.requests]
+    assert limits == [50, 100]
+
+
+async def test_an_answer_cut_twice_is_reported_with_both_limits(
+    make_llm: MakeLLM, gemini_server: StandIn
+) -> None:
+    gemini_server.queue(answer(MALFORMED, "MAX_TOKENS"), answer(MALFORMED, "MAX_TOKENS"))
+
+    with pytest.raises(InvalidLLMOutputError, match="max_output_tokens=100") as caught:
+        await make_llm().generate(request(MODEL, max_output_tokens=50), Facts)
+    assert "asked twice: with 50 and then more tokens" in caught.value.__notes__
+    assert len(gemini_server.requests) == 2
+
+
+async def test_an_answer_cut_at_the_model_s_own_limit_is_reported_not_retried(
+    make_llm: MakeLLM, gemini_server: StandIn
+) -> None:
+    gemini_server.queue(answer(MALFORMED, "MAX_TOKENS"))
+
+    with pytest.raises(InvalidLLMOutputError, match="its own token limit"):
+        await make_llm().generate(request(MODEL), Facts)
+    assert len(gemini_server.requests) == 1
 
 
 async def test_a_valid_answer_comes_back_with_thinking_counted_as_output(
@@ -136,7 +180,6 @@ async def test_one_server_error_then_success_is_a_success(
         (answer(None, "SAFETY"), "refused or stopped the answer .finish reason SAFETY"),
         (answer(GOOD, "RECITATION"), "finish reason RECITATION"),
         (Reply(200, gemini_wire.blocked_prompt_body("SAFETY")), "refused the prompt .blocked"),
-        (answer(MALFORMED, "MAX_TOKENS"), "truncated the answer at max_output_tokens"),
     ],
     ids=[
         "malformed",
@@ -145,7 +188,6 @@ async def test_one_server_error_then_success_is_a_success(
         "safety",
         "recitation",
         "prompt-blocked",
-        "max-tokens",
     ],
 )
 async def test_an_unusable_answer_is_invalid_output_that_says_why_and_is_not_retried(

@@ -77,7 +77,7 @@ async def test_the_responses_api_gets_the_model_prompt_and_strict_schema(
     assert sent.body["instructions"] == "Extract the facts."
     assert sent.body["input"] == "user: I moved to Lyon last year."
     assert sent.body["max_output_tokens"] == 300
-    assert "temperature" not in sent.body
+    assert sent.body["temperature"] == 0.0  # structured calls are not left to chance
     assert sent.body["store"] is False
     text_format = sent.body["text"]["format"]
     assert (text_format["type"], text_format["name"], text_format["strict"]) == (
@@ -171,9 +171,8 @@ async def test_an_exhausted_quota_is_not_retried(make_llm: MakeLLM, openai_serve
         (lambda api: answer(api, OFF_SCHEMA), "violates the schema Facts"),
         (lambda api: answer(api, None), "empty answer"),
         (refusal, "refused to answer"),
-        (truncated, "truncated"),
     ],
-    ids=["malformed", "off-schema", "empty", "refusal", "truncated"],
+    ids=["malformed", "off-schema", "empty", "refusal"],
 )
 async def test_an_unusable_answer_is_invalid_output_that_says_why_and_is_not_retried(
     api: Api,
@@ -186,6 +185,40 @@ async def test_an_unusable_answer_is_invalid_output_that_says_why_and_is_not_ret
 
     with pytest.raises(InvalidLLMOutputError, match=complaint):
         await make_llm(api).generate(request("gpt-4.1-mini", max_output_tokens=5), Facts)
+    assert len(openai_server.requests) == 1
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_an_answer_cut_at_max_tokens_is_asked_again_with_twice_the_room(
+    api: Api, make_llm: MakeLLM, openai_server: StandIn
+) -> None:
+    openai_server.queue(truncated(api), answer(api, GOOD))
+
+    result = await make_llm(api).generate(request("gpt-4.1-mini", max_output_tokens=40), Facts)
+
+    assert result.value == EXPECTED
+    field = "max_output_tokens" if api == "responses" else "max_completion_tokens"
+    assert [r.body[field] for r in openai_server.requests] == [40, 80]
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_an_answer_cut_twice_is_reported_after_two_requests(
+    api: Api, make_llm: MakeLLM, openai_server: StandIn
+) -> None:
+    openai_server.queue(truncated(api), truncated(api))
+
+    with pytest.raises(InvalidLLMOutputError, match="truncated the answer at max_output_tokens=80"):
+        await make_llm(api).generate(request("gpt-4.1-mini", max_output_tokens=40), Facts)
+    assert len(openai_server.requests) == 2
+
+
+async def test_an_answer_cut_at_the_server_s_own_limit_says_so_and_is_not_retried(
+    make_llm: MakeLLM, openai_server: StandIn
+) -> None:
+    openai_server.queue(truncated("chat"))
+
+    with pytest.raises(InvalidLLMOutputError, match=r"its own token limit.*--n_ctx"):
+        await make_llm("chat").generate(request("local-model"), Facts)
     assert len(openai_server.requests) == 1
 
 
