@@ -79,8 +79,8 @@ class EdenMemoryConfig(BaseSettings):
     # LLM calls in flight at once for this service, every role together; the rest wait.
     # None: no limit, or 1 when an LLM provider is a server on this machine.
     llm_max_concurrency: AtLeastOne | None = None
-    # Sent with every structured call; "default" leaves it to the provider (reasoning
-    # models such as OpenAI's o-series and gpt-5 refuse any other value).
+    # Sent with every structured call; "default" leaves it to the provider. OpenAI's
+    # reasoning models (o1, o3, o4-mini, gpt-5...) refuse one: they are never sent it.
     llm_temperature: Annotated[float, Field(ge=0, le=2)] | Literal["default"] = 0.0
 
     # Providers -------------------------------------------------------------------------

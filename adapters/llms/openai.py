@@ -11,6 +11,7 @@ JSON each fail with their own message; a truncated answer is asked once more wit
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from eden_memory.adapters.answer_schema import strict_schema
@@ -95,7 +96,11 @@ class OpenAILLM:
         return await guarded(call(request, schema), self._timeout, self._site)
 
     def _temperature_of(self, request: LLMRequest) -> float | Omit:
-        return _given(request.temperature if request.temperature is not None else self._temperature)
+        if request.temperature is not None:
+            return request.temperature
+        if fixed_temperature(request.model):
+            return _given(None)  # OpenAI's reasoning models refuse any temperature but their own
+        return _given(self._temperature)
 
     async def _via_responses(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
         response = await self._client.responses.create(
@@ -177,6 +182,15 @@ def _check(api: str, schema_mode: str) -> None:
         raise ConfigurationError(
             f"schema mode {schema_mode} needs the chat API: set EDEN_MEMORY_OPENAI_API=chat"
         )
+
+
+_REASONING_MODEL = re.compile(r"(?:^|/)(?:o\d|gpt-5)(?:$|[-.])")
+
+
+def fixed_temperature(model: str) -> bool:
+    """Whether ``model`` is one of OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...),
+    which refuse a temperature; ``openai/o3`` as gateways name it counts too."""
+    return _REASONING_MODEL.search(model.lower()) is not None
 
 
 def _given(value: V | None) -> V | Omit:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import pytest
 
-from eden_memory.adapters.llms.openai import OpenAILLM
+from eden_memory.adapters.llms.openai import OpenAILLM, fixed_temperature
 from eden_memory.adapters.providers_common import ProviderUnavailableError
 from eden_memory.domain.errors import (
     InvalidLLMOutputError,
@@ -270,3 +270,21 @@ def test_without_the_sdk_the_error_names_the_extra(monkeypatch: pytest.MonkeyPat
 
     with pytest.raises(MissingExtraError, match=r"eden-memory\[openai\]"):
         OpenAILLM(api_key="sk-test")
+
+
+@pytest.mark.parametrize("model", ["o3", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5.1", "openai/o1"])
+async def test_a_reasoning_model_gets_no_temperature_unless_a_request_sets_one(
+    make_llm: MakeLLM, openai_server: StandIn, model: str
+) -> None:
+    openai_server.queue(answer("responses", GOOD), answer("responses", GOOD))
+    llm = make_llm("responses")
+    await llm.generate(request(model), Facts)
+    await llm.generate(request(model, temperature=1.0), Facts)
+
+    assert "temperature" not in openai_server.requests[0].body
+    assert openai_server.requests[1].body["temperature"] == 1.0
+
+
+@pytest.mark.parametrize("model", ["gpt-4.1-mini", "gpt-4o", "qwen2.5-coder-1.5b", "solar-o3x"])
+def test_other_models_keep_the_structured_temperature(model: str) -> None:
+    assert not fixed_temperature(model)
