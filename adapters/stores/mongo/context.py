@@ -16,11 +16,7 @@ from eden_memory.adapters.stores.mongo.capabilities import AtlasSearch
 from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.compat import Document, Driver
 from eden_memory.adapters.stores.mongo.documents import key_id
-from eden_memory.adapters.stores.mongo.errors import (
-    search_unsupported,
-    transactions_unsupported,
-    translate,
-)
+from eden_memory.adapters.stores.mongo.errors import transactions_unsupported, translate
 from eden_memory.adapters.stores.mongo.gateway import Gateway
 from eden_memory.adapters.stores.mongo.index_setup import ensure_regular_indexes
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
@@ -56,16 +52,20 @@ class MongoContext:
             self.indexed = True
 
     async def search(self, pipeline: list[Document], what: str) -> list[Document] | None:
-        """Run an Atlas Search pipeline on facts; None when Atlas Search cannot answer."""
+        """Run an Atlas Search pipeline on facts; None when Atlas Search cannot answer.
+
+        Whether it can is settled by listing the search indexes (``AtlasSearch.usable``),
+        never by an error of the search itself.
+        """
         if not await self.atlas.usable(self.driver, self.facts.raw):
             return None
         try:
             return await self.driver.aggregate(self.facts.raw, pipeline)
-        except (PyMongoError, NotImplementedError) as error:
-            if isinstance(error, PyMongoError) and not search_unsupported(error):
-                raise translate(error, what) from error
-            self.atlas.unavailable()
-            return None
+        except PyMongoError as error:
+            # The search indexes were listed, so this is Atlas: its refusal is an error to
+            # report (code 8000 "... is not allowed or the syntax is incorrect"), never a
+            # reason to stop searching for good.
+            raise translate(error, what) from error
 
     async def atomically(self, work: Callable[[Any], Awaitable[T]], what: str) -> T:
         """Run ``work(session)`` in a transaction where the deployment has them.

@@ -8,6 +8,8 @@ behaviour before they get this far.
 
 from __future__ import annotations
 
+import re
+
 from pymongo.errors import (
     AutoReconnect,
     ConnectionFailure,
@@ -26,15 +28,20 @@ class DuplicateKey(ConflictError):
     """A write collided with a unique index: another record already holds that key."""
 
 
-# Codes a server answers when it has no Atlas Search (mongot) behind it.
-_SEARCH_UNSUPPORTED_CODES = frozenset({115, 40324, 6047401, 31082})
-_SEARCH_UNSUPPORTED_WORDS = (
-    "is not allowed",
-    "only allowed on mongodb atlas",
-    "requires additional configuration",
-    "unrecognized pipeline stage",
-    "not a valid operator",
+# Codes a server answers when it has no Atlas Search (mongot), as MongoDB's PHP library
+# reads them: 31082 (8.0: "requires additional configuration"), 6047401 (7.0: "only allowed
+# on MongoDB Atlas"), 115 (7.0 enterprise: "only supported with Atlas"), 7501001 (a 5.0
+# sharded cluster: "$search not enabled!"). 59 and 40324 count only when they name a
+# search command or stage: they are also what any unknown command or stage answers.
+_SEARCH_UNSUPPORTED_CODES = frozenset({115, 6047401, 31082, 7501001})
+_SEARCH_NAMES = r"(listSearchIndexes|search|searchMeta|vectorSearch)"
+_COMMAND_NOT_FOUND = 59
+_UNKNOWN_STAGE = 40324
+_NO_SEARCH_COMMAND = re.compile(
+    r"^no such (command|cmd): '?(createSearchIndexes|updateSearchIndex|dropSearchIndex"
+    r"|listSearchIndexes)'?$"
 )
+_NO_SEARCH_STAGE = re.compile(r"^Unrecognized pipeline stage name: '?\$" + _SEARCH_NAMES + "'?$")
 # Codes of servers that cannot run multi-document transactions (standalone servers).
 _NO_TRANSACTIONS_CODES = frozenset({20, 263})
 
@@ -60,19 +67,21 @@ def is_duplicate_key(error: PyMongoError) -> bool:
 
 
 def search_unsupported(error: BaseException) -> bool:
-    """True when the server has no Atlas Search: the stage or the command is unknown to it.
+    """True when the server has no Atlas Search: judged by the error's code, never its words.
 
-    A plain server answers CommandNotSupported (115) or "unrecognized pipeline stage"
-    (40324); mongomock raises NotImplementedError for the stage.
+    Atlas itself answers a query it refuses with words such as "is not allowed" (code 8000),
+    so a message never decides. mongomock raises NotImplementedError for the stage.
     """
     if isinstance(error, NotImplementedError):
         return True
     if not isinstance(error, OperationFailure):
         return False
-    if error.code in _SEARCH_UNSUPPORTED_CODES:
-        return True
-    message = str(error).lower()
-    return any(word in message for word in _SEARCH_UNSUPPORTED_WORDS)
+    message = str((error.details or {}).get("errmsg", error))
+    if error.code == _COMMAND_NOT_FOUND:
+        return _NO_SEARCH_COMMAND.match(message) is not None
+    if error.code == _UNKNOWN_STAGE:
+        return _NO_SEARCH_STAGE.match(message) is not None
+    return error.code in _SEARCH_UNSUPPORTED_CODES
 
 
 def transactions_unsupported(error: BaseException) -> bool:

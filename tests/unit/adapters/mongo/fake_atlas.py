@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mongomock_motor import AsyncMongoMockClient
+from pymongo.errors import OperationFailure
 from pymongo.operations import SearchIndexModel
 
 from eden_memory.adapters.stores.stemming import porter_stem
@@ -38,6 +39,12 @@ class Atlas:
 
     def ready(self, *names: str) -> None:
         self.indexes = [{"name": n, "queryable": True, "status": "READY"} for n in names]
+
+
+def server_error(code: int, code_name: str, errmsg: str) -> OperationFailure:
+    """An error as pymongo raises it from a server's reply: message, code and the reply."""
+    reply = {"ok": 0.0, "errmsg": errmsg, "code": code, "codeName": code_name}
+    return OperationFailure(errmsg, code, reply)
 
 
 def _stems(text: str) -> set[str]:
@@ -101,6 +108,8 @@ class FakeAtlasCollection:
         self._atlas.lists += 1
 
         async def listed() -> list[Doc]:
+            if "$listSearchIndexes" in self._atlas.errors:
+                raise self._atlas.errors["$listSearchIndexes"]
             if self._atlas.lists > self._atlas.queryable_after_lists:
                 for index in self._atlas.indexes:
                     index["queryable"] = True
