@@ -78,7 +78,7 @@ class FusionMethods(SearchMethods):
             opts.search_indexes.vector,
             vector,
             visible_active(visibility, ids, space.model),
-            limit,
+            opts.vector_limit(limit),
             opts.num_candidates(limit),
         )
         query = atlas_query(text)

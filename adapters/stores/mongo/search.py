@@ -52,7 +52,11 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
         if self.ctx.atlas.available is not False:
             opts = self.ctx.options
             pipeline = pipelines.vector_search(
-                opts.search_indexes.vector, vector, found, limit, opts.num_candidates(limit)
+                opts.search_indexes.vector,
+                vector,
+                found,
+                opts.vector_limit(limit),
+                opts.num_candidates(limit),
             )
             documents = await self.ctx.search(pipeline, "$vectorSearch")
             if documents is not None:

@@ -94,6 +94,8 @@ class FakeAtlasCollection:
         self._atlas.pipelines.append(pipeline)
         if stage in self._atlas.errors:
             raise self._atlas.errors[stage]
+        for vector_search in _vector_stages(pipeline):
+            _check_vector_search(vector_search)
         return _Cursor(lambda: self._answer(stage, pipeline))
 
     async def _answer(self, stage: str, pipeline: list[Doc]) -> list[Doc]:
@@ -133,6 +135,29 @@ class FakeAtlasCollection:
         for index in self._atlas.indexes:
             if index["name"] == name:
                 index.update(latestDefinition=definition, queryable=False)
+
+
+def _vector_stages(pipeline: list[Doc]) -> list[Doc]:
+    """Every ``$vectorSearch`` spec, also those inside ``$rankFusion``'s input pipelines."""
+    found = [stage["$vectorSearch"] for stage in pipeline if "$vectorSearch" in stage]
+    for stage in pipeline:
+        for inner in stage.get("$rankFusion", {}).get("input", {}).get("pipelines", {}).values():
+            found += _vector_stages(inner)
+    return found
+
+
+def _check_vector_search(spec: Doc) -> None:
+    """The documented limits: numCandidates (or exact: true) up to 10,000, limit within it.
+
+    The rule is Atlas's; the wording is mongot's style (the exact text was not found).
+    """
+    candidates, limit = spec.get("numCandidates"), int(spec["limit"])
+    if candidates is None and spec.get("exact") is not True:
+        raise server_error(8, "UnknownError", '"numCandidates" is required unless "exact": true')
+    if candidates is not None and int(candidates) > 10_000:
+        raise server_error(8, "UnknownError", '"numCandidates" must be less than or equal to 10000')
+    if limit > (10_000 if candidates is None else int(candidates)):
+        raise server_error(8, "UnknownError", '"limit" must be less than or equal to numCandidates')
 
 
 def _project(document: Doc, score: float, projection: Doc | None) -> Doc:
