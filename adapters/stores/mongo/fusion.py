@@ -24,7 +24,10 @@ from eden_memory.domain.ranking import rrf_scores
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.ports.stores import RankedFact, Vector
 
-UNKNOWN_STAGE = 40324
+# The server cannot run $rankFusion: an unknown stage (before 8.0), or a preview stage
+# this configuration does not allow (QueryFeatureNotAllowed: "$rankFusion is not allowed
+# with the current configuration. You may need to enable the corresponding feature flag").
+NO_RANK_FUSION = frozenset({40324, 224})
 
 
 class FusionMethods(SearchMethods):
@@ -91,8 +94,8 @@ class FusionMethods(SearchMethods):
         try:
             documents = await self.ctx.driver.aggregate(self.ctx.facts.raw, pipeline)
         except PyMongoError as error:
-            if isinstance(error, OperationFailure) and error.code == UNKNOWN_STAGE:
-                self.ctx.rank_fusion = False  # Atlas before 8.0: fuse locally from now on
+            if isinstance(error, OperationFailure) and error.code in NO_RANK_FUSION:
+                self.ctx.rank_fusion = False  # not on this cluster: fuse locally from now on
                 return None
             raise translate(error, "$rankFusion") from error
         self.ctx.rank_fusion = True

@@ -162,12 +162,24 @@ async def test_the_text_index_is_asked_the_words_that_count_and_finds_their_form
     assert atlas.text_searches == ["caroline attend support groups"]
 
 
-async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally() -> None:
+RANK_FUSION_REFUSALS = [
+    server_error(40324, "Location40324", "Unrecognized pipeline stage name: '$rankFusion'"),
+    server_error(
+        224,
+        "QueryFeatureNotAllowed",
+        "$rankFusion is not allowed with the current configuration. You may need to enable "
+        "the corresponding feature flag",
+    ),
+]
+
+
+@pytest.mark.parametrize("refusal", RANK_FUSION_REFUSALS)
+async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally(
+    refusal: Exception,
+) -> None:
     atlas = Atlas()
     atlas.ready(NAMES.vector, NAMES.text)
-    atlas.errors["$rankFusion"] = server_error(
-        40324, "Location40324", "Unrecognized pipeline stage name: '$rankFusion'"
-    )
+    atlas.errors["$rankFusion"] = refusal
     store = MongoStore(FakeAtlasDatabase(atlas), MongoStoreOptions(use_rank_fusion=True))
     both, semantic_only = fact("green tea", user=U1), fact("black coffee")
     await store.add_facts([both, semantic_only], [axis(0), axis(1)])
@@ -177,5 +189,17 @@ async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally() -
     assert ids(fused) == [both.id, semantic_only.id]
     assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
     assert store.ctx.rank_fusion is False
+    assert store.ctx.atlas.available is True
     await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
     assert [next(iter(p[0])) for p in atlas.pipelines].count("$rankFusion") == 1
+
+
+async def test_another_rank_fusion_error_is_reported_not_swallowed() -> None:
+    atlas = Atlas()
+    atlas.ready(NAMES.vector, NAMES.text)
+    atlas.errors["$rankFusion"] = server_error(2, "BadValue", "unknown argument to $rankFusion")
+    store = MongoStore(FakeAtlasDatabase(atlas), MongoStoreOptions(use_rank_fusion=True))
+    await store.add_facts([fact("green tea", user=U1)], [axis(0)])
+    with pytest.raises(StoreError, match="code 2"):
+        await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
+    assert store.ctx.rank_fusion is None
