@@ -59,13 +59,10 @@ class MongoContext:
         """
         if not await self.atlas.usable(self.driver, self.facts.raw):
             return None
-        try:
-            return await self.driver.aggregate(self.facts.raw, pipeline)
-        except PyMongoError as error:
-            # The search indexes were listed, so this is Atlas: its refusal is an error to
-            # report (code 8000 "... is not allowed or the syntax is incorrect"), never a
-            # reason to stop searching for good.
-            raise translate(error, what) from error
+        # The search indexes were listed, so this is Atlas: its refusal is an error to report
+        # (code 8000 "... is not allowed or the syntax is incorrect"), never a reason to stop
+        # searching for good; overload and a lost search process are retried first.
+        return await self.facts.call(what, lambda: self.driver.aggregate(self.facts.raw, pipeline))
 
     async def atomically(self, work: Callable[[Any], Awaitable[T]], what: str) -> T:
         """Run ``work(session)`` in a transaction where the deployment has them.

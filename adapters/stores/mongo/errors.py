@@ -1,9 +1,9 @@
 """pymongo's exceptions, translated at the boundary into the library's own hierarchy.
 
-No pymongo exception reaches a caller: a lost connection or a timeout becomes
-``StoreUnavailableError`` (safe to retry), anything else a ``StoreError`` that names the
-operation. Duplicate keys are not errors here: the store turns them into its dedup
-behaviour before they get this far.
+No pymongo exception reaches a caller: a lost connection, a timeout, an overloaded server
+or a lost search process becomes ``StoreUnavailableError`` (safe to retry), anything else
+a ``StoreError`` that names the operation. Duplicate keys are not errors here: the store
+turns them into its dedup behaviour before they get this far.
 """
 
 from __future__ import annotations
@@ -42,13 +42,22 @@ _NO_SEARCH_COMMAND = re.compile(
     r"|listSearchIndexes)'?$"
 )
 _NO_SEARCH_STAGE = re.compile(r"^Unrecognized pipeline stage name: '?\$" + _SEARCH_NAMES + "'?$")
+# Refusals that say "not now" rather than "no": the server shed load (489, and any error
+# labelled SystemOverloadedError), or mongod lost its connection to the search process
+# (mongot): HostUnreachable 6, HostNotFound 7, NetworkTimeout 89, SocketException 9001, as
+# in "PlanExecutor error during aggregation :: caused by :: Error connecting to
+# localhost:28000 :: caused by :: Connection refused" (code 6).
+_TRANSIENT_CODES = frozenset({6, 7, 89, 9001, 489})
+_OVERLOADED_LABEL = "SystemOverloadedError"
 # Codes of servers that cannot run multi-document transactions (standalone servers).
 _NO_TRANSACTIONS_CODES = frozenset({20, 263})
 
 
 def translate(error: PyMongoError, operation: str) -> StoreError:
     """The library's error for a pymongo error raised during ``operation``."""
-    if isinstance(error, ConnectionFailure | ExecutionTimeout | WTimeoutError):
+    if isinstance(error, ConnectionFailure | ExecutionTimeout | WTimeoutError) or _refused_for_now(
+        error
+    ):
         return StoreUnavailableError(f"MongoDB unavailable during {operation}: {error}")
     if is_duplicate_key(error):
         return DuplicateKey(f"{operation} collided with a unique index: {error}")
@@ -58,8 +67,17 @@ def translate(error: PyMongoError, operation: str) -> StoreError:
 
 
 def is_transient(error: PyMongoError) -> bool:
-    """Worth retrying at once: the connection dropped, not the server selection timing out."""
-    return isinstance(error, AutoReconnect) and not isinstance(error, ServerSelectionTimeoutError)
+    """Worth retrying after a pause: the connection dropped (not the server selection timing
+    out), the server shed load, or it lost its search process for a moment."""
+    if isinstance(error, AutoReconnect):
+        return not isinstance(error, ServerSelectionTimeoutError)
+    return _refused_for_now(error)
+
+
+def _refused_for_now(error: PyMongoError) -> bool:
+    if not isinstance(error, OperationFailure):
+        return False
+    return error.code in _TRANSIENT_CODES or error.has_error_label(_OVERLOADED_LABEL)
 
 
 def is_duplicate_key(error: PyMongoError) -> bool:

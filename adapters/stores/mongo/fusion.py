@@ -92,7 +92,9 @@ class FusionMethods(SearchMethods):
         )
         pipeline = pipelines.rank_fusion([semantic], [keyword, {"$limit": limit}], limit)
         try:
-            documents = await self.ctx.driver.aggregate(self.ctx.facts.raw, pipeline)
+            documents = await self.ctx.facts.retrying(
+                lambda: self.ctx.driver.aggregate(self.ctx.facts.raw, pipeline)
+            )
         except PyMongoError as error:
             if isinstance(error, OperationFailure) and error.code in NO_RANK_FUSION:
                 self.ctx.rank_fusion = False  # not on this cluster: fuse locally from now on

@@ -40,6 +40,14 @@ class Gateway:
         await self.ready()
         if session is not None:
             return await op()
+        try:
+            return await self.retrying(op, retry)
+        except PyMongoError as error:
+            raise translate(error, f"{what} on {self.name}") from error
+
+    async def retrying(self, op: Callable[[], Awaitable[T]], retry: bool = True) -> T:
+        """Run ``op``, again after a transient error (backoff 0.05 s, doubling); raises pymongo's
+        last error untranslated, for callers that read its code first."""
         attempts = 1 + (self.retries if retry else 0)
         for attempt in range(attempts):
             try:
@@ -48,7 +56,7 @@ class Gateway:
                 if attempt + 1 < attempts and is_transient(error):
                     await asyncio.sleep(0.05 * 2**attempt)
                     continue
-                raise translate(error, f"{what} on {self.name}") from error
+                raise
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def find(

@@ -31,6 +31,7 @@ class Atlas:
     pipelines: list[list[Doc]] = field(default_factory=list)
     indexes: list[Doc] = field(default_factory=list)
     errors: dict[str, Exception] = field(default_factory=dict)
+    flaky: dict[str, list[Exception]] = field(default_factory=dict)  # raised once each, in turn
     queryable_after_lists: int = 0
     lists: int = 0
     text_index: bool = False  # answer $text queries (a server with a text index)
@@ -94,6 +95,8 @@ class FakeAtlasCollection:
         self._atlas.pipelines.append(pipeline)
         if stage in self._atlas.errors:
             raise self._atlas.errors[stage]
+        if self._atlas.flaky.get(stage):
+            raise self._atlas.flaky[stage].pop(0)
         for vector_search in _vector_stages(pipeline):
             _check_vector_search(vector_search)
         return _Cursor(lambda: self._answer(stage, pipeline))
