@@ -16,7 +16,11 @@ from eden_memory.adapters.stores.mongo.capabilities import AtlasSearch
 from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.compat import Document, Driver
 from eden_memory.adapters.stores.mongo.documents import key_id
-from eden_memory.adapters.stores.mongo.errors import transactions_unsupported, translate
+from eden_memory.adapters.stores.mongo.errors import (
+    dimension_moved,
+    transactions_unsupported,
+    translate,
+)
 from eden_memory.adapters.stores.mongo.gateway import Gateway
 from eden_memory.adapters.stores.mongo.index_setup import ensure_regular_indexes
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
@@ -39,7 +43,7 @@ class MongoContext:
         self.revisions = Gateway(self.driver, names.revisions, retries, self.ready)
         self.meta = Gateway(self.driver, names.meta, retries, self.ready)
         self.indexed = not options.ensure_indexes
-        self.atlas = AtlasSearch(options.search_indexes)
+        self.atlas = AtlasSearch(options)
         # None: not known yet; each is settled by the server's first answer.
         self.rank_fusion: bool | None = None
         self.transactions: bool | None = None
@@ -51,18 +55,29 @@ class MongoContext:
             await ensure_regular_indexes(self.driver, self.options)
             self.indexed = True
 
-    async def search(self, pipeline: list[Document], what: str) -> list[Document] | None:
+    async def search(
+        self, pipeline: list[Document], what: str, dimension: int | None = None
+    ) -> list[Document] | None:
         """Run an Atlas Search pipeline on facts; None when Atlas Search cannot answer.
 
-        Whether it can is settled by listing the search indexes (``AtlasSearch.usable``),
-        never by an error of the search itself.
+        Whether it can is settled by listing the search indexes (``AtlasSearch.usable``,
+        for vectors of ``dimension``), never by an error of the search itself: once listed,
+        a refusal is an error to report (code 8000 "... is not allowed or the syntax is
+        incorrect"), not a reason to stop searching for good. Overload and a lost search
+        process are retried first. One refusal is the exception: an index found rebuilding
+        for another dimension after all serves this search exactly and is asked again.
         """
-        if not await self.atlas.usable(self.driver, self.facts.raw):
+        if not await self.atlas.usable(self.driver, self.facts.raw, dimension):
             return None
-        # The search indexes were listed, so this is Atlas: its refusal is an error to report
-        # (code 8000 "... is not allowed or the syntax is incorrect"), never a reason to stop
-        # searching for good; overload and a lost search process are retried first.
-        return await self.facts.call(what, lambda: self.driver.aggregate(self.facts.raw, pipeline))
+        try:
+            return await self.facts.retrying(
+                lambda: self.driver.aggregate(self.facts.raw, pipeline)
+            )
+        except PyMongoError as error:
+            if dimension_moved(error):
+                self.atlas.forget()
+                return None
+            raise translate(error, f"{what} on {self.facts.name}") from error
 
     async def atomically(self, work: Callable[[Any], Awaitable[T]], what: str) -> T:
         """Run ``work(session)`` in a transaction where the deployment has them.

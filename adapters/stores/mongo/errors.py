@@ -49,6 +49,7 @@ _NO_SEARCH_STAGE = re.compile(r"^Unrecognized pipeline stage name: '?\$" + _SEAR
 # localhost:28000 :: caused by :: Connection refused" (code 6).
 _TRANSIENT_CODES = frozenset({6, 7, 89, 9001, 489})
 _OVERLOADED_LABEL = "SystemOverloadedError"
+_DIMENSION_MOVED = re.compile(r"indexed with \d+ dimensions but queried with \d+")
 # Codes of servers that cannot run multi-document transactions (standalone servers).
 _NO_TRANSACTIONS_CODES = frozenset({20, 263})
 
@@ -100,6 +101,14 @@ def search_unsupported(error: BaseException) -> bool:
     if error.code == _UNKNOWN_STAGE:
         return _NO_SEARCH_STAGE.match(message) is not None
     return error.code in _SEARCH_UNSUPPORTED_CODES
+
+
+def dimension_moved(error: BaseException) -> bool:
+    """Atlas's vector index holds another dimension than the query vector: it is being
+    rebuilt for a re-embedded store (or was not yet). Atlas gives this no code of its own,
+    so its words decide here, and only to serve one search exactly: "vector field is
+    indexed with 1536 dimensions but queried with 384"."""
+    return isinstance(error, OperationFailure) and _DIMENSION_MOVED.search(str(error)) is not None
 
 
 def transactions_unsupported(error: BaseException) -> bool:

@@ -14,7 +14,7 @@ from pymongo.errors import OperationFailure, PyMongoError
 
 from eden_memory.adapters.stores.mongo import pipelines
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.errors import translate
+from eden_memory.adapters.stores.mongo.errors import dimension_moved, translate
 from eden_memory.adapters.stores.mongo.keyword import atlas_query
 from eden_memory.adapters.stores.mongo.search import SearchMethods, atlas_ranking
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
@@ -72,7 +72,9 @@ class FusionMethods(SearchMethods):
         space: EmbeddingSpace,
     ) -> list[RankedFact] | None:
         stored = await self.embedding_space()
-        if stored is None or not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw):
+        if stored is None:
+            return None
+        if not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw, stored.dimension):
             return None
         stored.require_same(space)
         space.check_vector(len(vector))
@@ -98,6 +100,9 @@ class FusionMethods(SearchMethods):
         except PyMongoError as error:
             if isinstance(error, OperationFailure) and error.code in NO_RANK_FUSION:
                 self.ctx.rank_fusion = False  # not on this cluster: fuse locally from now on
+                return None
+            if dimension_moved(error):
+                self.ctx.atlas.forget()  # the vector index is rebuilding: fuse locally
                 return None
             raise translate(error, "$rankFusion") from error
         self.ctx.rank_fusion = True

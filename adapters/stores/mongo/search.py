@@ -58,7 +58,7 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
                 opts.vector_limit(limit),
                 opts.num_candidates(limit),
             )
-            documents = await self.ctx.search(pipeline, "$vectorSearch")
+            documents = await self.ctx.search(pipeline, "$vectorSearch", space.dimension)
             if documents is not None:
                 return atlas_ranking(documents, cosine=True)
         return await self._exact_cosine(vector, found, space, limit)

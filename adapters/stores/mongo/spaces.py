@@ -58,3 +58,4 @@ class SpaceMethods:
                 "embedding_dim": space.dimension,
             }
             await self.ctx.facts.update_one({"_id": fact_id}, {"$set": moved})
+        self.ctx.atlas.forget()  # a new dimension needs its index READY before $vectorSearch

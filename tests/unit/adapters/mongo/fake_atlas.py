@@ -17,10 +17,25 @@ from mongomock_motor import AsyncMongoMockClient
 from pymongo.errors import OperationFailure
 from pymongo.operations import SearchIndexModel
 
+from eden_memory.adapters.stores.mongo.indexes import SearchIndexSpec, search_indexes
+from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
 from eden_memory.adapters.stores.stemming import porter_stem
+from tests.unit.adapters.mongo.builders import DIM
 
 Doc = dict[str, Any]
 SEARCH_STAGES = ("$vectorSearch", "$search", "$rankFusion")
+READY = "READY"
+
+
+def _listing(spec: SearchIndexSpec, status: str, queryable: bool) -> Doc:
+    """An index as ``$listSearchIndexes`` shows it (fields starting ``_`` are the fake's)."""
+    return {
+        "name": spec.name,
+        "type": spec.type,
+        "status": status,
+        "queryable": queryable,
+        "latestDefinition": spec.definition,
+    }
 
 
 @dataclass
@@ -38,8 +53,21 @@ class Atlas:
     text_queries: int = 0
     text_searches: list[str] = field(default_factory=list)
 
-    def ready(self, *names: str) -> None:
-        self.indexes = [{"name": n, "queryable": True, "status": "READY"} for n in names]
+    def ready(self, *names: str, dimension: int = DIM) -> None:
+        """The store's search indexes (for ``dimension``), READY with their definitions."""
+        specs = search_indexes(dimension, MongoStoreOptions())
+        self.indexes = [_listing(s, READY, True) for s in specs if s.name in names]
+        for index in self.indexes:
+            index["_served"] = index["latestDefinition"]
+
+    def finish_builds(self) -> None:
+        """Every build is done: the next listing shows each index READY."""
+        for index in self.indexes:
+            index["_built_at"] = -1
+
+    def stale(self) -> None:
+        for index in self.indexes:
+            index["status"] = "STALE"
 
 
 def server_error(code: int, code_name: str, errmsg: str) -> OperationFailure:
@@ -99,6 +127,7 @@ class FakeAtlasCollection:
             raise self._atlas.flaky[stage].pop(0)
         for vector_search in _vector_stages(pipeline):
             _check_vector_search(vector_search)
+            self._check_dimension(vector_search)
         return _Cursor(lambda: self._answer(stage, pipeline))
 
     async def _answer(self, stage: str, pipeline: list[Doc]) -> list[Doc]:
@@ -110,34 +139,56 @@ class FakeAtlasCollection:
         return [_project(by_id[i], s, projection) for i, s in scripted if i in by_id]
 
     def list_search_indexes(self) -> Any:
+        """Each index turns READY (serving its latest definition) ``queryable_after_lists``
+        listings after it was created or updated; until then a rebuilt one serves the old."""
         self._atlas.lists += 1
 
         async def listed() -> list[Doc]:
             if "$listSearchIndexes" in self._atlas.errors:
                 raise self._atlas.errors["$listSearchIndexes"]
-            if self._atlas.lists > self._atlas.queryable_after_lists:
-                for index in self._atlas.indexes:
-                    index["queryable"] = True
-            return [dict(i) for i in self._atlas.indexes]
+            for index in self._atlas.indexes:
+                built_at = index.get("_built_at", self._atlas.queryable_after_lists)
+                if self._atlas.lists > built_at and index.get("status") != "STALE":
+                    index.update(status=READY, queryable=True)
+                    index["_served"] = index.get("latestDefinition")
+            return [
+                {k: v for k, v in i.items() if not k.startswith("_")} for i in self._atlas.indexes
+            ]
 
         return _Cursor(listed)
 
     async def create_search_index(self, model: SearchIndexModel) -> str:
         document = dict(model.document)
-        self._atlas.indexes.append(
-            {
-                "name": document["name"],
-                "type": document.get("type", "search"),
-                "latestDefinition": document["definition"],
-                "queryable": False,
-            }
-        )
+        spec = SearchIndexSpec("facts", document["name"], document.get("type", "search"))
+        listing = _listing(spec, "PENDING", False)
+        listing.update(latestDefinition=document["definition"], _built_at=self._built_at())
+        self._atlas.indexes.append(listing)
         return str(document["name"])
 
     async def update_search_index(self, name: str, definition: Doc) -> None:
+        """Atlas keeps serving the old definition while it builds the new one."""
         for index in self._atlas.indexes:
             if index["name"] == name:
-                index.update(latestDefinition=definition, queryable=False)
+                index.update(latestDefinition=definition, status="BUILDING")
+                index["_built_at"] = self._built_at()
+
+    def _built_at(self) -> int:
+        return self._atlas.lists + self._atlas.queryable_after_lists
+
+    def _check_dimension(self, spec: Doc) -> None:
+        """What Atlas answers when the served vector index has another dimension."""
+        index = next((i for i in self._atlas.indexes if i["name"] == spec["index"]), None)
+        served = (index or {}).get("_served") or {}
+        fields = [f for f in served.get("fields", []) if f.get("type") == "vector"]
+        asked = len(spec["queryVector"])
+        if fields and int(fields[0]["numDimensions"]) != asked:
+            indexed = int(fields[0]["numDimensions"])
+            raise server_error(
+                8,
+                "UnknownError",
+                "PlanExecutor error during aggregation :: caused by :: vector field is indexed "
+                f"with {indexed} dimensions but queried with {asked}",
+            )
 
 
 def _vector_stages(pipeline: list[Doc]) -> list[Doc]:

@@ -114,7 +114,9 @@ def test_other_refusals_never_switch_search_off(code: int, name: str, message: s
 
 async def test_atlas_indexes_still_building_are_bridged_by_the_exact_path() -> None:
     atlas = Atlas(queryable_after_lists=1)
-    atlas.indexes = [{"name": n, "queryable": False} for n in (NAMES.vector, NAMES.text)]
+    atlas.ready(NAMES.vector, NAMES.text)
+    for index in atlas.indexes:  # created, not built yet: PENDING until the second listing
+        index.update(status="PENDING", queryable=False, _served=None)
     store = MongoStore(FakeAtlasDatabase(atlas))
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
