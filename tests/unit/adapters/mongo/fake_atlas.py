@@ -52,6 +52,10 @@ class Atlas:
     text_index: bool = False  # answer $text queries (a server with a text index)
     text_queries: int = 0
     text_searches: list[str] = field(default_factory=list)
+    # Collections sharded on these fields: an upsert must name each by equality, as mongos
+    # needs to route it (collection name -> shard key fields).
+    shard_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    upserts: int = 0
 
     def ready(self, *names: str, dimension: int = DIM) -> None:
         """The store's search indexes (for ``dimension``), READY with their definitions."""
@@ -115,6 +119,27 @@ class FakeAtlasCollection:
             return [d for d in found if terms & _stems(str(d["content"]))]
 
         return _Cursor(matching)
+
+    def update_one(self, filter: Doc, update: Doc, upsert: bool = False, **kw: Any) -> Any:
+        self._route(filter, upsert)
+        return self._inner.update_one(filter, update, upsert=upsert, **kw)
+
+    def find_one_and_update(self, filter: Doc, update: Doc, *args: Any, **kw: Any) -> Any:
+        self._route(filter, bool(kw.get("upsert")))
+        return self._inner.find_one_and_update(filter, update, *args, **kw)
+
+    def _route(self, filter: Doc, upsert: bool) -> None:
+        """mongos refuses an upsert whose filter does not pin the whole shard key."""
+        key = self._atlas.shard_keys.get(self._inner.name)
+        if not upsert or key is None:
+            return
+        self._atlas.upserts += 1
+        if any(name not in filter or isinstance(filter[name], dict) for name in key):
+            raise server_error(
+                61,
+                "ShardKeyNotFound",
+                "Failed to target upsert by query :: could not extract exact shard key",
+            )
 
     def aggregate(self, pipeline: list[Doc], session: Any = None) -> Any:
         stage = next(iter(pipeline[0]))
