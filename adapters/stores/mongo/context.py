@@ -15,7 +15,7 @@ from pymongo.errors import PyMongoError
 from eden_memory.adapters.stores.mongo.capabilities import AtlasSearch
 from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.compat import Document, Driver
-from eden_memory.adapters.stores.mongo.documents import key_id
+from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT, key_id
 from eden_memory.adapters.stores.mongo.errors import (
     dimension_moved,
     transactions_unsupported,
@@ -78,6 +78,12 @@ class MongoContext:
                 self.atlas.forget()
                 return None
             raise translate(error, f"{what} on {self.facts.name}") from error
+
+    async def stamp_written(self, fact_ids: list[Any]) -> None:
+        """Let the server write ``WRITTEN_AT`` on facts just inserted (inserts cannot)."""
+        if fact_ids:
+            stamp = {"$currentDate": {WRITTEN_AT: True}}
+            await self.facts.update_many({"_id": {"$in": fact_ids}}, stamp)
 
     async def atomically(self, work: Callable[[Any], Awaitable[T]], what: str) -> T:
         """Run ``work(session)`` in a transaction where the deployment has them.

@@ -79,6 +79,11 @@ class MongoStoreOptions:
     ``exact: true`` instead (ENN, MongoDB 6.0.16 / 7.0.10+): every vector that passes the
     filter is compared, which suits stores whose searches are each narrowed to a few
     thousand facts (one user's) and where approximate search could miss one.
+    ``index_lag_seconds``: Atlas's search indexes follow writes eventually (about a second,
+    longer under load), so the Atlas semantic ranking also compares, exactly, the visible
+    facts the server wrote in that many seconds before the query (at most
+    ``recent_scan_limit``, newest first); a near-duplicate of a fact written moments ago is
+    still found. 0 turns the merge off.
     ``retries`` is how often a safe operation is retried after a transient network error.
     ``ensure_indexes`` creates the regular indexes (not the Atlas Search ones) on first use:
     the unique ones are what stop duplicates, so a store never runs without them. Turn it
@@ -94,6 +99,8 @@ class MongoStoreOptions:
     max_num_candidates: int = VECTOR_SEARCH_CEILING
     exact_vector_search: bool = False
     retries: int = 2
+    index_lag_seconds: float = 60.0
+    recent_scan_limit: int = 1_000
     ensure_indexes: bool = True
     atlas_text_threshold: float = 1.5
     fallback_text_threshold: float = 1.5

@@ -182,7 +182,9 @@ async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally(
     atlas = Atlas()
     atlas.ready(NAMES.vector, NAMES.text)
     atlas.errors["$rankFusion"] = refusal
-    store = MongoStore(FakeAtlasDatabase(atlas), MongoStoreOptions(use_rank_fusion=True))
+    # Atlas's scripted answers alone (no merge of the facts written just now).
+    options = MongoStoreOptions(use_rank_fusion=True, index_lag_seconds=0)
+    store = MongoStore(FakeAtlasDatabase(atlas), options)
     both, semantic_only = fact("green tea", user=U1), fact("black coffee")
     await store.add_facts([both, semantic_only], [axis(0), axis(1)])
     atlas.answers["$vectorSearch"] = [(semantic_only.id, 0.95), (both.id, 0.9)]

@@ -147,7 +147,7 @@ async def _atlas_store(options: MongoStoreOptions | None = None) -> tuple[MongoS
 
 
 async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -> None:
-    store, atlas = await _atlas_store()
+    store, atlas = await _atlas_store(MongoStoreOptions(index_lag_seconds=0))  # Atlas alone
     near = fact("near", user=U1)
     await store.add_facts([near], [axis(0)])
     atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
