@@ -26,9 +26,9 @@ def setup_indexes_command(
         bool, typer.Option("--dry-run", help="Print every index definition as JSON; no server.")
     ] = False,
     timeout_seconds: Annotated[
-        float, typer.Option(help="How long to wait for Atlas Search indexes to be queryable.")
+        float, typer.Option(help="How long to wait for Atlas Search indexes to be READY.")
     ] = 600.0,
-    wait: Annotated[bool, typer.Option(help="Wait until search indexes are queryable.")] = True,
+    wait: Annotated[bool, typer.Option(help="Wait until search indexes are READY.")] = True,
 ) -> None:
     """Create or update the MongoDB store's indexes (EDEN_MEMORY_MONGODB_URI), idempotently."""
     from eden_memory.adapters.stores.mongo import setup_indexes
@@ -47,7 +47,7 @@ def setup_indexes_command(
     for line in report.lines():
         say(line)
     if not report.ready:
-        say("some search indexes are not queryable yet; run the command again later")
+        say("some search indexes are not READY yet; run the command again later")
         raise typer.Exit(1)
 
 

@@ -3,7 +3,9 @@
 The real server is SecantusDB, a MongoDB wire-protocol server on WiredTiger, started once
 per test session as a subprocess on a free port (``tests/unit/adapters/mongo/wire_server``).
 Neither backend has Atlas Search, so both run the store's fallback search; mongomock has
-no transactions (the ordered path), SecantusDB has them (the transactional path).
+no transactions (the ordered path), SecantusDB has them (the transactional path). A third
+run is mongomock behind the fake Atlas with every collection sharded as docs/atlas.md
+advises: mongos refuses an upsert whose filter does not pin the shard key, and so does it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,17 @@ from eden_memory.adapters.stores.mongo import MongoStore
 from eden_memory.ports.stores import MemoryStore
 from tests.contract.store_contract import StoreContract, StoreFactory
 from tests.unit.adapters.mongo import wire_server
+from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
+
+# The shard keys docs/atlas.md advises (the meta collection holds one document: unsharded).
+SHARDED = {
+    "memory2_facts": ("agent_id",),
+    "memory2_reflections": ("agent_id",),
+    "memory2_consolidated": ("agent_id",),
+    "memory2_sessions": ("agent_id", "session_id"),
+    "memory2_messages": ("agent_id", "session_id"),
+    "memory2_revisions": ("agent_id",),
+}
 
 
 @pytest.fixture(scope="session")
@@ -55,3 +68,12 @@ class TestMongoStoreOnWireServer(StoreContract):
         for name in names:
             await client.drop_database(name)
         await client.close()
+
+
+class TestMongoStoreOnAShardedCluster(StoreContract):
+    @pytest.fixture
+    def make_store(self) -> StoreFactory:
+        async def make() -> MemoryStore:
+            return MongoStore(FakeAtlasDatabase(Atlas(shard_keys=dict(SHARDED))))
+
+        return make

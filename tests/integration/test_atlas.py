@@ -119,3 +119,45 @@ async def test_a_hybrid_search_round_trip_on_atlas(database: Any) -> None:
     fused = await store.hybrid_search("green tea", axis(0), viewer, 5, space=SPACE)
     assert fused[0].id == tea.id
     assert hidden.id not in {r.id for r in fused}
+
+
+async def test_re_embedding_searches_exactly_while_atlas_rebuilds_then_by_atlas(
+    database: Any,
+) -> None:
+    store = MongoStore(database)
+    assert (await store.setup_indexes(DIMENSION, timeout_seconds=900.0)).ready
+    tea, coffee = fact("Alice drinks green tea", U1), fact("The office has coffee")
+    await store.add_facts([tea, coffee], [axis(0), axis(1)])
+    viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
+    await eventually(lambda: store.semantic_ranking(axis(0), viewer, 1, space=SPACE), [tea.id])
+    wide = EmbeddingSpace("integration-embedder-2", 2 * DIMENSION)
+
+    def wide_axis(i: int) -> list[float]:
+        vector = [0.0] * wide.dimension
+        vector[i] = 1.0
+        return vector
+
+    await store.reembed_facts(wide, {tea.id: wide_axis(9), coffee.id: wide_axis(10)})
+    moved = await store.setup_indexes(wide.dimension, wait=False)
+    assert moved.updated == ["memory2_facts.memory2_fact_vector"]
+    # Atlas still serves the 8-dimension index: the store searches exactly meanwhile.
+    during = await store.semantic_ranking(wide_axis(10), viewer, 1, space=wide)
+    assert [r.id for r in during] == [coffee.id]
+    assert (await store.setup_indexes(wide.dimension, timeout_seconds=900.0)).ready
+    store.ctx.atlas.next_probe = 0.0
+    after = await store.semantic_ranking(wide_axis(9), viewer, 1, space=wide)
+    assert [r.id for r in after] == [tea.id]
+    assert store.ctx.atlas.serves(wide.dimension)  # READY with the 16-dimension definition
+
+
+async def test_a_fact_written_moments_ago_is_a_dedup_candidate_at_once(database: Any) -> None:
+    store = MongoStore(database)
+    assert (await store.setup_indexes(DIMENSION, timeout_seconds=900.0)).ready
+    viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
+    first = fact("Alice drinks green tea every morning", U1)
+    await store.add_facts([first], [axis(0)])
+    # No waiting for Atlas's index: what dedup asks right after the first formation.
+    candidates = await store.semantic_ranking(axis(0), viewer, 5, space=SPACE)
+    assert [r.id for r in candidates] == [first.id]
+    assert candidates[0].score == pytest.approx(1.0, abs=1e-3)
+    assert store.ctx.atlas.ready  # Atlas answered too; the recent facts were merged in

@@ -79,7 +79,7 @@ class ConsolidatedMethods:
             document.setdefault(MICROS, {})
             blob_id = document.pop("_id")
             await self.ctx.consolidated.update_one(
-                {"_id": blob_id}, {"$set": document}, upsert=True
+                {"_id": blob_id, "agent_id": document["agent_id"]}, {"$set": document}, upsert=True
             )
             won = True
         else:
@@ -100,7 +100,7 @@ class ConsolidatedMethods:
         document.setdefault(MICROS, {})
         blob_id = document.pop("_id")
         matched, upserted = await self.ctx.consolidated.update_one(
-            {"_id": blob_id, "version": expected_version},
+            {"_id": blob_id, "agent_id": document["agent_id"], "version": expected_version},
             {"$set": document},
             upsert=expected_version == 0,
             session=session,

@@ -15,9 +15,9 @@ from pymongo.errors import PyMongoError
 from eden_memory.adapters.stores.mongo.capabilities import AtlasSearch
 from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.compat import Document, Driver
-from eden_memory.adapters.stores.mongo.documents import key_id
+from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT, key_id
 from eden_memory.adapters.stores.mongo.errors import (
-    search_unsupported,
+    dimension_moved,
     transactions_unsupported,
     translate,
 )
@@ -43,7 +43,7 @@ class MongoContext:
         self.revisions = Gateway(self.driver, names.revisions, retries, self.ready)
         self.meta = Gateway(self.driver, names.meta, retries, self.ready)
         self.indexed = not options.ensure_indexes
-        self.atlas = AtlasSearch(options.search_indexes)
+        self.atlas = AtlasSearch(options)
         # None: not known yet; each is settled by the server's first answer.
         self.rank_fusion: bool | None = None
         self.transactions: bool | None = None
@@ -55,17 +55,35 @@ class MongoContext:
             await ensure_regular_indexes(self.driver, self.options)
             self.indexed = True
 
-    async def search(self, pipeline: list[Document], what: str) -> list[Document] | None:
-        """Run an Atlas Search pipeline on facts; None when Atlas Search cannot answer."""
-        if not await self.atlas.usable(self.driver, self.facts.raw):
+    async def search(
+        self, pipeline: list[Document], what: str, dimension: int | None = None
+    ) -> list[Document] | None:
+        """Run an Atlas Search pipeline on facts; None when Atlas Search cannot answer.
+
+        Whether it can is settled by listing the search indexes (``AtlasSearch.usable``,
+        for vectors of ``dimension``), never by an error of the search itself: once listed,
+        a refusal is an error to report (code 8000 "... is not allowed or the syntax is
+        incorrect"), not a reason to stop searching for good. Overload and a lost search
+        process are retried first. One refusal is the exception: an index found rebuilding
+        for another dimension after all serves this search exactly and is asked again.
+        """
+        if not await self.atlas.usable(self.driver, self.facts.raw, dimension):
             return None
         try:
-            return await self.driver.aggregate(self.facts.raw, pipeline)
-        except (PyMongoError, NotImplementedError) as error:
-            if isinstance(error, PyMongoError) and not search_unsupported(error):
-                raise translate(error, what) from error
-            self.atlas.unavailable()
-            return None
+            return await self.facts.retrying(
+                lambda: self.driver.aggregate(self.facts.raw, pipeline)
+            )
+        except PyMongoError as error:
+            if dimension_moved(error):
+                self.atlas.forget()
+                return None
+            raise translate(error, f"{what} on {self.facts.name}") from error
+
+    async def stamp_written(self, fact_ids: list[Any]) -> None:
+        """Let the server write ``WRITTEN_AT`` on facts just inserted (inserts cannot)."""
+        if fact_ids:
+            stamp = {"$currentDate": {WRITTEN_AT: True}}
+            await self.facts.update_many({"_id": {"$in": fact_ids}}, stamp)
 
     async def atomically(self, work: Callable[[Any], Awaitable[T]], what: str) -> T:
         """Run ``work(session)`` in a transaction where the deployment has them.

@@ -17,6 +17,9 @@ from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection, Sess
 from eden_memory.domain.scopes import ScopeKey
 
 _FACT_OWNERS = ("agent_id", "user_id", "source_session_id")
+# When the server last wrote a fact's content or vector (``$currentDate``: the server's
+# clock, not the conversation's time): what the search merges while Atlas's index lags.
+WRITTEN_AT = "written_at"
 _REFLECTION_OWNERS = ("agent_id", "user_id", "session_id", "source_session_id")
 _BLOB_OWNERS = ("agent_id", "user_id", "session_id")
 SESSION_FIELDS = frozenset(SessionState.model_fields)
@@ -45,6 +48,7 @@ def fact_document(fact: Fact, ids: IdCodec, vector: Sequence[float] | None = Non
 def fact_from_document(document: Document, ids: IdCodec) -> Fact:
     data = decode_document(document)
     data.pop("embedding", None)
+    data.pop(WRITTEN_AT, None)
     data["id"] = data.pop("_id")
     _read_owners(data, _FACT_OWNERS, ids)
     return Fact.model_validate(data)

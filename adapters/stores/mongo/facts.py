@@ -14,6 +14,7 @@ from typing import Any
 from eden_memory.adapters.stores.mongo.codec import time_update
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import (
+    WRITTEN_AT,
     fact_document,
     fact_from_document,
     key_filter,
@@ -51,6 +52,9 @@ class FactMethods(SpaceMethods):
             await self._stored_instead(fact, documents[i]) if i in refused else fact
             for i, fact in enumerate(facts)
         ]
+        await self.ctx.stamp_written(
+            [d["_id"] for i, d in enumerate(documents) if i not in refused]
+        )
         await self.ctx.bump(f.key for i, f in enumerate(facts) if i not in refused)
         return stored
 
@@ -67,6 +71,7 @@ class FactMethods(SpaceMethods):
             return fact_from_document(found, self.ctx.ids)
         # The record in the way vanished meanwhile: write this one after all.
         if await self.ctx.facts.insert_one(document):
+            await self.ctx.stamp_written([document["_id"]])
             await self.ctx.bump([fact.key])
             return fact
         raise ConflictError(f"fact {fact.id} collides with a concurrent write; retry")
@@ -116,7 +121,8 @@ class FactMethods(SpaceMethods):
         document.setdefault("_us", {})
         try:
             matched, _ = await self.ctx.facts.update_one(
-                {"_id": fact_id, "version": expected_version}, {"$set": document}
+                {"_id": fact_id, "version": expected_version},
+                {"$set": document, "$currentDate": {WRITTEN_AT: True}},
             )
         except DuplicateKey as error:
             raise ConflictError(

@@ -14,7 +14,7 @@ from pymongo.errors import OperationFailure, PyMongoError
 
 from eden_memory.adapters.stores.mongo import pipelines
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.errors import translate
+from eden_memory.adapters.stores.mongo.errors import dimension_moved, translate
 from eden_memory.adapters.stores.mongo.keyword import atlas_query
 from eden_memory.adapters.stores.mongo.search import SearchMethods, atlas_ranking
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
@@ -24,7 +24,10 @@ from eden_memory.domain.ranking import rrf_scores
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.ports.stores import RankedFact, Vector
 
-UNKNOWN_STAGE = 40324
+# The server cannot run $rankFusion: an unknown stage (before 8.0), or a preview stage
+# this configuration does not allow (QueryFeatureNotAllowed: "$rankFusion is not allowed
+# with the current configuration. You may need to enable the corresponding feature flag").
+NO_RANK_FUSION = frozenset({40324, 224})
 
 
 class FusionMethods(SearchMethods):
@@ -69,7 +72,9 @@ class FusionMethods(SearchMethods):
         space: EmbeddingSpace,
     ) -> list[RankedFact] | None:
         stored = await self.embedding_space()
-        if stored is None or not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw):
+        if stored is None:
+            return None
+        if not await self.ctx.atlas.usable(self.ctx.driver, self.ctx.facts.raw, stored.dimension):
             return None
         stored.require_same(space)
         space.check_vector(len(vector))
@@ -78,7 +83,7 @@ class FusionMethods(SearchMethods):
             opts.search_indexes.vector,
             vector,
             visible_active(visibility, ids, space.model),
-            limit,
+            opts.vector_limit(limit),
             opts.num_candidates(limit),
         )
         query = atlas_query(text)
@@ -89,10 +94,15 @@ class FusionMethods(SearchMethods):
         )
         pipeline = pipelines.rank_fusion([semantic], [keyword, {"$limit": limit}], limit)
         try:
-            documents = await self.ctx.driver.aggregate(self.ctx.facts.raw, pipeline)
+            documents = await self.ctx.facts.retrying(
+                lambda: self.ctx.driver.aggregate(self.ctx.facts.raw, pipeline)
+            )
         except PyMongoError as error:
-            if isinstance(error, OperationFailure) and error.code == UNKNOWN_STAGE:
-                self.ctx.rank_fusion = False  # Atlas before 8.0: fuse locally from now on
+            if isinstance(error, OperationFailure) and error.code in NO_RANK_FUSION:
+                self.ctx.rank_fusion = False  # not on this cluster: fuse locally from now on
+                return None
+            if dimension_moved(error):
+                self.ctx.atlas.forget()  # the vector index is rebuilding: fuse locally
                 return None
             raise translate(error, "$rankFusion") from error
         self.ctx.rank_fusion = True

@@ -40,6 +40,14 @@ class Gateway:
         await self.ready()
         if session is not None:
             return await op()
+        try:
+            return await self.retrying(op, retry)
+        except PyMongoError as error:
+            raise translate(error, f"{what} on {self.name}") from error
+
+    async def retrying(self, op: Callable[[], Awaitable[T]], retry: bool = True) -> T:
+        """Run ``op``, again after a transient error (backoff 0.05 s, doubling); raises pymongo's
+        last error untranslated, for callers that read its code first."""
         attempts = 1 + (self.retries if retry else 0)
         for attempt in range(attempts):
             try:
@@ -48,7 +56,7 @@ class Gateway:
                 if attempt + 1 < attempts and is_transient(error):
                     await asyncio.sleep(0.05 * 2**attempt)
                     continue
-                raise translate(error, f"{what} on {self.name}") from error
+                raise
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def find(
@@ -164,17 +172,22 @@ class Gateway:
         )
         return cast(Document | None, found)
 
-    async def insert_missing(self, documents: Sequence[Document], session: Any = None) -> list[int]:
+    async def insert_missing(
+        self, documents: Sequence[Document], shard_key: Sequence[str], session: Any = None
+    ) -> list[int]:
         """Upsert each document by ``_id`` with ``$setOnInsert``; the indexes inserted.
 
         Unlike ``insert_many`` this never raises on an existing id, so it can run inside a
-        transaction, where a duplicate-key error would abort everything around it.
+        transaction, where a duplicate-key error would abort everything around it. The
+        filter holds the ``shard_key`` fields too: a sharded cluster routes an upsert only
+        by its shard key ("Failed to target upsert by query").
         """
         inserted: list[int] = []
         for index, document in enumerate(documents):
-            fields = {k: v for k, v in document.items() if k != "_id"}
+            chosen = {"_id": document["_id"], **{k: document[k] for k in shard_key}}
+            fields = {k: v for k, v in document.items() if k not in chosen}
             _, upserted = await self.update_one(
-                {"_id": document["_id"]}, {"$setOnInsert": fields}, upsert=True, session=session
+                chosen, {"$setOnInsert": fields}, upsert=True, session=session
             )
             if upserted is not None:
                 inserted.append(index)

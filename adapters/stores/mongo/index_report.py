@@ -28,7 +28,7 @@ class IndexReport:
         out = [f"created  {n}" for n in self.created] + [f"kept     {n}" for n in self.kept]
         out += [f"updated  {n}" for n in self.updated]
         out += [f"skipped  {n}: {why}" for n, why in self.skipped.items()]
-        return out + [f"pending  {n} (not queryable yet)" for n in self.pending]
+        return out + [f"pending  {n} (not READY with this definition yet)" for n in self.pending]
 
     def definitions_json(self) -> str:
         """Every index definition as JSON: what ``setup-indexes --dry-run`` prints."""

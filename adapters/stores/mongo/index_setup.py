@@ -4,7 +4,8 @@ What ``eden-memory setup-indexes`` runs. An index that exists with the same defi
 kept; a regular index under our name with another definition is reported and left alone
 (dropping an index is a person's decision); a search index whose definition moved (a new
 embedding dimension) is updated in place. Atlas builds search indexes asynchronously, so
-the call waits until each reports ``queryable: true``, or reports which are still pending.
+the call waits until each reports ``READY`` with the definition it was given (an index
+being rebuilt keeps answering with its old one), or reports which are still pending.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
 from eden_memory.adapters.stores.mongo.search_setup import (
     create_search_indexes,
     index_label,
-    wait_until_queryable,
+    wait_until_ready,
 )
 from eden_memory.domain.errors import StoreError, StoreUnavailableError
 
@@ -65,7 +66,7 @@ async def setup_indexes(
     if not await create_search_indexes(driver, opts, specs, report):
         await _text_fallback(driver, opts, report)
     elif wait:
-        await wait_until_queryable(driver, opts, specs, report, timeout_seconds, poll_seconds)
+        await wait_until_ready(driver, opts, specs, report, timeout_seconds, poll_seconds)
     return report
 
 

@@ -74,6 +74,8 @@ REGULAR: tuple[IndexSpec, ...] = (
         (("agent_id", 1), ("scope", 1), ("user_id", 1), ("status", 1), ("formed_at", -1)),
     ),
     IndexSpec("facts", "fact_agent_recent", (("agent_id", 1), ("formed_at", -1))),
+    # The facts written while Atlas's search index may not show them yet (``index_lag``).
+    IndexSpec("facts", "fact_agent_written", (("agent_id", 1), ("written_at", -1))),
     IndexSpec(
         "reflections",
         "reflection_buffer",

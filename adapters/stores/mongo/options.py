@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+# Atlas refuses a $vectorSearch whose numCandidates (or limit) exceeds this.
+VECTOR_SEARCH_CEILING = 10_000
+
 
 class IdMode(StrEnum):
     """How the host's ids (agent, user, session) are stored.
@@ -71,7 +74,16 @@ class MongoStoreOptions:
     ``use_rank_fusion`` asks hybrid search to fuse on the server with ``$rankFusion``
     (MongoDB 8.0+); the store falls back to fusing locally where the server cannot.
     ``num_candidates_factor`` and ``max_num_candidates`` scale ``$vectorSearch``'s
-    ``numCandidates`` with the limit (Atlas recommends at least 20 times the limit).
+    ``numCandidates`` with the limit (Atlas recommends at least 20 times the limit); both it
+    and the limit stay within Atlas's ceiling of 10,000. ``exact_vector_search`` sends
+    ``exact: true`` instead (ENN, MongoDB 6.0.16 / 7.0.10+): every vector that passes the
+    filter is compared, which suits stores whose searches are each narrowed to a few
+    thousand facts (one user's) and where approximate search could miss one.
+    ``index_lag_seconds``: Atlas's search indexes follow writes eventually (about a second,
+    longer under load), so the Atlas semantic ranking also compares, exactly, the visible
+    facts the server wrote in that many seconds before the query (at most
+    ``recent_scan_limit``, newest first); a near-duplicate of a fact written moments ago is
+    still found. 0 turns the merge off.
     ``retries`` is how often a safe operation is retried after a transient network error.
     ``ensure_indexes`` creates the regular indexes (not the Atlas Search ones) on first use:
     the unique ones are what stop duplicates, so a store never runs without them. Turn it
@@ -84,13 +96,27 @@ class MongoStoreOptions:
     use_rank_fusion: bool = False
     num_candidates_factor: int = 20
     min_num_candidates: int = 100
-    max_num_candidates: int = 10_000
+    max_num_candidates: int = VECTOR_SEARCH_CEILING
+    exact_vector_search: bool = False
     retries: int = 2
+    index_lag_seconds: float = 60.0
+    recent_scan_limit: int = 1_000
     ensure_indexes: bool = True
     atlas_text_threshold: float = 1.5
     fallback_text_threshold: float = 1.5
 
-    def num_candidates(self, limit: int) -> int:
-        """``max(limit * factor, minimum)``, capped at Atlas's ceiling and never under limit."""
+    def vector_limit(self, limit: int) -> int:
+        """The ``limit`` Atlas accepts: at most its ceiling (a larger ask gets the ceiling)."""
+        return min(limit, VECTOR_SEARCH_CEILING)
+
+    def num_candidates(self, limit: int) -> int | None:
+        """``max(limit * factor, minimum)`` within Atlas's ceiling and never under the limit.
+
+        None asks for exact search (``exact_vector_search``), which takes no candidates.
+        """
+        if self.exact_vector_search:
+            return None
+        limit = self.vector_limit(limit)
         wanted = max(limit * self.num_candidates_factor, self.min_num_candidates)
-        return max(min(wanted, self.max_num_candidates), limit)
+        ceiling = min(self.max_num_candidates, VECTOR_SEARCH_CEILING)
+        return max(min(wanted, ceiling), limit)

@@ -1,8 +1,8 @@
 """The Atlas aggregation pipelines, as pure functions (golden-tested to the byte).
 
 * ``$vectorSearch``: the visibility filter inside the stage, ``numCandidates`` scaled to
-  the limit, the score from ``{"$meta": "vectorSearchScore"}`` (Atlas normalises cosine
-  to ``(1 + cos) / 2``; ``cosine_from_atlas`` turns it back).
+  the limit (or ``exact: true``), the score from ``{"$meta": "vectorSearchScore"}``
+  (Atlas normalises cosine to ``(1 + cos) / 2``; ``cosine_from_atlas`` turns it back).
 * ``$search``: ``compound`` with the visibility clauses as ``filter`` (they never score)
   and a fuzzy ``text`` clause on ``content`` as ``must``; score from ``searchScore``.
 * ``$rankFusion`` (MongoDB 8.0+): both searches as input pipelines, fused on the server
@@ -30,14 +30,18 @@ def _ranked(meta: str) -> list[Document]:
 
 
 def vector_stage(
-    index: str, vector: Sequence[float], filter: Document, limit: int, num_candidates: int
+    index: str, vector: Sequence[float], filter: Document, limit: int, num_candidates: int | None
 ) -> Document:
+    """Approximate search over ``num_candidates``, or exact search (ENN) when it is None."""
+    candidates: Document = (
+        {"exact": True} if num_candidates is None else {"numCandidates": num_candidates}
+    )
     return {
         "$vectorSearch": {
             "index": index,
             "path": "embedding",
             "queryVector": [float(x) for x in vector],
-            "numCandidates": num_candidates,
+            **candidates,
             "limit": limit,
             "filter": filter,
         }
@@ -45,7 +49,7 @@ def vector_stage(
 
 
 def vector_search(
-    index: str, vector: Sequence[float], filter: Document, limit: int, num_candidates: int
+    index: str, vector: Sequence[float], filter: Document, limit: int, num_candidates: int | None
 ) -> list[Document]:
     return [
         vector_stage(index, vector, filter, limit, num_candidates),

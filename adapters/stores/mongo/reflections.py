@@ -31,6 +31,9 @@ OLDEST_FIRST = [
 ]
 
 
+SHARD_KEY = ("agent_id",)  # see docs/atlas.md, "Sharding"
+
+
 class ReflectionMethods:
     ctx: MongoContext
 
@@ -39,7 +42,7 @@ class ReflectionMethods:
         if not reflections:
             return
         documents = [reflection_document(r, self.ctx.ids) for r in reflections]
-        await self.ctx.reflections.insert_missing(documents, session=session)
+        await self.ctx.reflections.insert_missing(documents, SHARD_KEY, session=session)
         await self.ctx.bump((r.key for r in reflections), session=session)
 
     async def add_reflections(self, reflections: Sequence[Reflection]) -> None:

@@ -6,21 +6,26 @@ notices once (the server's CommandNotSupported, mongomock's NotImplementedError)
 once about scale, and ranks the visible candidates itself: exact cosine over their
 vectors, BM25 over their content (narrowed by a ``$text`` index where the server has one).
 
-Both paths rank ids only: the Atlas pipelines project ``_id`` and the score, the fallback
-reads just the vectors or the content it scores. The caller reads the facts it keeps.
+Atlas's index follows writes with a lag, so its semantic ranking is merged with an exact
+one over the facts the server wrote within ``index_lag_seconds`` (dedup meets a fact
+written moments before). Both paths rank ids only: the Atlas pipelines project ``_id`` and
+the score, the fallback reads just the vectors or the content it scores. The caller reads
+the facts it keeps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 from eden_memory.adapters.stores.mongo import pipelines
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT
 from eden_memory.adapters.stores.mongo.keyword import atlas_query, bm25
 from eden_memory.adapters.stores.mongo.spaces import SpaceMethods
 from eden_memory.adapters.stores.mongo.text_index import TextIndexMethods
-from eden_memory.adapters.stores.mongo.vectors import top_k
+from eden_memory.adapters.stores.mongo.vectors import merged, top_k
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
@@ -52,11 +57,17 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
         if self.ctx.atlas.available is not False:
             opts = self.ctx.options
             pipeline = pipelines.vector_search(
-                opts.search_indexes.vector, vector, found, limit, opts.num_candidates(limit)
+                opts.search_indexes.vector,
+                vector,
+                found,
+                opts.vector_limit(limit),
+                opts.num_candidates(limit),
             )
-            documents = await self.ctx.search(pipeline, "$vectorSearch")
+            documents = await self.ctx.search(pipeline, "$vectorSearch", space.dimension)
             if documents is not None:
-                return atlas_ranking(documents, cosine=True)
+                ranked = [(str(r.id), r.score) for r in atlas_ranking(documents, cosine=True)]
+                recent = await self._recently_written(vector, found, space, limit)
+                return _ranked(merged(ranked, recent, opts.vector_limit(limit)))
         return await self._exact_cosine(vector, found, space, limit)
 
     async def keyword_ranking(
@@ -83,9 +94,35 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
     ) -> list[RankedFact]:
         query = {"$and": [found, {"embedding_dim": space.dimension}]}
         documents = await self.ctx.facts.find(query, {"embedding": 1})
-        candidates = [(str(d["_id"]), d["embedding"]) for d in documents if d.get("embedding")]
-        candidates = [c for c in candidates if len(c[1]) == space.dimension]
-        return _ranked(top_k(vector, candidates, limit))
+        return _ranked(top_k(vector, _vectors(documents, space), limit))
+
+    async def _recently_written(
+        self, vector: Vector, found: Document, space: EmbeddingSpace, limit: int
+    ) -> list[tuple[str, float]]:
+        """Exact cosine over the visible facts the server wrote within the index's lag.
+
+        The facts' side is the server's clock (``WRITTEN_AT``, by ``$currentDate``), never
+        the conversation's time; the cut-off is the host's clock, so host and server
+        should agree to within a few seconds of the window (60 s by default).
+        """
+        lag = self.ctx.options.index_lag_seconds
+        if lag <= 0:
+            return []
+        since = {WRITTEN_AT: {"$gte": datetime.now(UTC) - timedelta(seconds=lag)}}
+        query = {"$and": [found, {"embedding_dim": space.dimension}, since]}
+        documents = await self.ctx.facts.find(
+            query,
+            {"embedding": 1},
+            sort=[(WRITTEN_AT, -1)],
+            limit=self.ctx.options.recent_scan_limit,
+        )
+        return top_k(vector, _vectors(documents, space), limit)
+
+
+def _vectors(documents: Sequence[Document], space: EmbeddingSpace) -> list[tuple[str, Vector]]:
+    """(id, vector) of the documents holding a vector of ``space``'s dimension."""
+    pairs = [(str(d["_id"]), d["embedding"]) for d in documents if d.get("embedding")]
+    return [(doc_id, v) for doc_id, v in pairs if len(v) == space.dimension]
 
 
 def _ranked(pairs: Sequence[tuple[str, float]]) -> list[RankedFact]:

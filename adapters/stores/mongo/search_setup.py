@@ -1,8 +1,11 @@
 """Atlas Search indexes: created or updated through the driver, then awaited.
 
 Atlas builds search indexes asynchronously: ``create_search_index`` returns at once and
-the index answers queries only once ``list_search_indexes`` reports ``queryable: true``.
-A definition that moved (a new embedding dimension) is updated in place, never dropped.
+the index answers queries only once ``list_search_indexes`` reports it ``READY``. A
+definition that moved (a new embedding dimension) is updated in place, never dropped;
+while Atlas rebuilds it, the old index keeps answering (``queryable: true``, status
+``BUILDING``), so readiness is ``READY`` *with our definition* as ``latestDefinition``.
+``STALE`` (queryable, but no longer following writes) is not ready either.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from eden_memory.adapters.stores.mongo.errors import search_unsupported, transla
 from eden_memory.adapters.stores.mongo.index_report import IndexReport
 from eden_memory.adapters.stores.mongo.indexes import SearchIndexSpec, contains
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
+
+READY = "READY"
 
 
 def index_label(opts: MongoStoreOptions, collection: str, name: str) -> str:
@@ -54,7 +59,7 @@ async def create_search_indexes(
     return True
 
 
-async def wait_until_queryable(
+async def wait_until_ready(
     driver: Driver,
     opts: MongoStoreOptions,
     specs: tuple[SearchIndexSpec, ...],
@@ -62,21 +67,27 @@ async def wait_until_queryable(
     timeout_seconds: float,
     poll_seconds: float,
 ) -> None:
-    """Poll until every search index answers ``queryable: true`` or the time is up."""
+    """Poll until every search index is ``READY`` with its definition, or the time is up."""
     collection = driver.collection(opts.collections.facts)
-    names = {spec.name for spec in specs}
     deadline = time.monotonic() + timeout_seconds
     while True:
         try:
             listed = await driver.list_search_indexes(collection)
         except PyMongoError as error:
             raise translate(error, "listing search indexes") from error
-        waiting = sorted(n for n in names if not queryable(listed, n))
+        waiting = sorted(spec.name for spec in specs if not serving(listed, spec))
         if not waiting or time.monotonic() >= deadline:
             report.pending = [index_label(opts, "facts", n) for n in waiting]
             return
         await asyncio.sleep(poll_seconds)
 
 
-def queryable(listed: list[Document], name: str) -> bool:
-    return any(i.get("name") == name and i.get("queryable") is True for i in listed)
+def serving(listed: list[Document], spec: SearchIndexSpec) -> bool:
+    """The index answers queries with ``spec``'s definition (not an older one, not stale)."""
+    return any(
+        index.get("name") == spec.name
+        and index.get("status") == READY
+        and index.get("queryable") is True
+        and contains(index.get("latestDefinition"), spec.definition)
+        for index in listed
+    )

@@ -28,6 +28,7 @@ from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import SessionState
 from eden_memory.ports.stores import PendingMessage, SessionProfile
 
+MESSAGE_SHARD_KEY = ("agent_id", "session_id")  # see docs/atlas.md, "Sharding"
 LEAST_RECENT_FIRST = [("last_activity_at", 1), (f"{MICROS}.last_activity_at", 1), ("_id", 1)]
 
 
@@ -54,7 +55,7 @@ class SessionMethods:
                 raise StoreError(f"session {chosen['_id']} could not be recorded")
             first = int(state["next_seq"]) - len(messages)
             writes = [message_document(ids, profile, m, first + i) for i, m in enumerate(messages)]
-            new = await self.ctx.messages.insert_missing(writes, session=session)
+            new = await self.ctx.messages.insert_missing(writes, MESSAGE_SHARD_KEY, session=session)
             if not new:
                 return state
             tokens = sum(float(messages[i].weighted_tokens) for i in new)

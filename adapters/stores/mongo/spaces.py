@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT
 from eden_memory.adapters.stores.mongo.errors import DuplicateKey
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError
@@ -57,4 +58,6 @@ class SpaceMethods:
                 "embedding_model": space.model,
                 "embedding_dim": space.dimension,
             }
-            await self.ctx.facts.update_one({"_id": fact_id}, {"$set": moved})
+            stamped = {"$set": moved, "$currentDate": {WRITTEN_AT: True}}
+            await self.ctx.facts.update_one({"_id": fact_id}, stamped)
+        self.ctx.atlas.forget()  # a new dimension needs its index READY before $vectorSearch

@@ -35,3 +35,13 @@ def top_k(
     scores = _scores(query, [vector for _, vector in candidates])
     scored = [(doc_id, score) for (doc_id, _), score in zip(candidates, scores, strict=True)]
     return heapq.nsmallest(k, scored, key=lambda item: (-item[1], item[0]))
+
+
+def merged(
+    first: Sequence[tuple[str, float]], second: Sequence[tuple[str, float]], k: int
+) -> list[tuple[str, float]]:
+    """Two rankings of the same measure as one: each id once at its best score, best first."""
+    best: dict[str, float] = {}
+    for doc_id, score in [*first, *second]:
+        best[doc_id] = max(score, best.get(doc_id, score))
+    return heapq.nsmallest(k, best.items(), key=lambda item: (-item[1], item[0]))

@@ -14,12 +14,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mongomock_motor import AsyncMongoMockClient
+from pymongo.errors import OperationFailure
 from pymongo.operations import SearchIndexModel
 
+from eden_memory.adapters.stores.mongo.indexes import SearchIndexSpec, search_indexes
+from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
 from eden_memory.adapters.stores.stemming import porter_stem
+from tests.unit.adapters.mongo.builders import DIM
 
 Doc = dict[str, Any]
 SEARCH_STAGES = ("$vectorSearch", "$search", "$rankFusion")
+READY = "READY"
+
+
+def _listing(spec: SearchIndexSpec, status: str, queryable: bool) -> Doc:
+    """An index as ``$listSearchIndexes`` shows it (fields starting ``_`` are the fake's)."""
+    return {
+        "name": spec.name,
+        "type": spec.type,
+        "status": status,
+        "queryable": queryable,
+        "latestDefinition": spec.definition,
+    }
 
 
 @dataclass
@@ -30,14 +46,38 @@ class Atlas:
     pipelines: list[list[Doc]] = field(default_factory=list)
     indexes: list[Doc] = field(default_factory=list)
     errors: dict[str, Exception] = field(default_factory=dict)
+    flaky: dict[str, list[Exception]] = field(default_factory=dict)  # raised once each, in turn
     queryable_after_lists: int = 0
     lists: int = 0
     text_index: bool = False  # answer $text queries (a server with a text index)
     text_queries: int = 0
     text_searches: list[str] = field(default_factory=list)
+    # Collections sharded on these fields: an upsert must name each by equality, as mongos
+    # needs to route it (collection name -> shard key fields).
+    shard_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    upserts: int = 0
 
-    def ready(self, *names: str) -> None:
-        self.indexes = [{"name": n, "queryable": True, "status": "READY"} for n in names]
+    def ready(self, *names: str, dimension: int = DIM) -> None:
+        """The store's search indexes (for ``dimension``), READY with their definitions."""
+        specs = search_indexes(dimension, MongoStoreOptions())
+        self.indexes = [_listing(s, READY, True) for s in specs if s.name in names]
+        for index in self.indexes:
+            index["_served"] = index["latestDefinition"]
+
+    def finish_builds(self) -> None:
+        """Every build is done: the next listing shows each index READY."""
+        for index in self.indexes:
+            index["_built_at"] = -1
+
+    def stale(self) -> None:
+        for index in self.indexes:
+            index["status"] = "STALE"
+
+
+def server_error(code: int, code_name: str, errmsg: str) -> OperationFailure:
+    """An error as pymongo raises it from a server's reply: message, code and the reply."""
+    reply = {"ok": 0.0, "errmsg": errmsg, "code": code, "codeName": code_name}
+    return OperationFailure(errmsg, code, reply)
 
 
 def _stems(text: str) -> set[str]:
@@ -80,6 +120,27 @@ class FakeAtlasCollection:
 
         return _Cursor(matching)
 
+    def update_one(self, filter: Doc, update: Doc, upsert: bool = False, **kw: Any) -> Any:
+        self._route(filter, upsert)
+        return self._inner.update_one(filter, update, upsert=upsert, **kw)
+
+    def find_one_and_update(self, filter: Doc, update: Doc, *args: Any, **kw: Any) -> Any:
+        self._route(filter, bool(kw.get("upsert")))
+        return self._inner.find_one_and_update(filter, update, *args, **kw)
+
+    def _route(self, filter: Doc, upsert: bool) -> None:
+        """mongos refuses an upsert whose filter does not pin the whole shard key."""
+        key = self._atlas.shard_keys.get(self._inner.name)
+        if not upsert or key is None:
+            return
+        self._atlas.upserts += 1
+        if any(name not in filter or isinstance(filter[name], dict) for name in key):
+            raise server_error(
+                61,
+                "ShardKeyNotFound",
+                "Failed to target upsert by query :: could not extract exact shard key",
+            )
+
     def aggregate(self, pipeline: list[Doc], session: Any = None) -> Any:
         stage = next(iter(pipeline[0]))
         if stage not in SEARCH_STAGES:
@@ -87,6 +148,11 @@ class FakeAtlasCollection:
         self._atlas.pipelines.append(pipeline)
         if stage in self._atlas.errors:
             raise self._atlas.errors[stage]
+        if self._atlas.flaky.get(stage):
+            raise self._atlas.flaky[stage].pop(0)
+        for vector_search in _vector_stages(pipeline):
+            _check_vector_search(vector_search)
+            self._check_dimension(vector_search)
         return _Cursor(lambda: self._answer(stage, pipeline))
 
     async def _answer(self, stage: str, pipeline: list[Doc]) -> list[Doc]:
@@ -98,32 +164,79 @@ class FakeAtlasCollection:
         return [_project(by_id[i], s, projection) for i, s in scripted if i in by_id]
 
     def list_search_indexes(self) -> Any:
+        """Each index turns READY (serving its latest definition) ``queryable_after_lists``
+        listings after it was created or updated; until then a rebuilt one serves the old."""
         self._atlas.lists += 1
 
         async def listed() -> list[Doc]:
-            if self._atlas.lists > self._atlas.queryable_after_lists:
-                for index in self._atlas.indexes:
-                    index["queryable"] = True
-            return [dict(i) for i in self._atlas.indexes]
+            if "$listSearchIndexes" in self._atlas.errors:
+                raise self._atlas.errors["$listSearchIndexes"]
+            for index in self._atlas.indexes:
+                built_at = index.get("_built_at", self._atlas.queryable_after_lists)
+                if self._atlas.lists > built_at and index.get("status") != "STALE":
+                    index.update(status=READY, queryable=True)
+                    index["_served"] = index.get("latestDefinition")
+            return [
+                {k: v for k, v in i.items() if not k.startswith("_")} for i in self._atlas.indexes
+            ]
 
         return _Cursor(listed)
 
     async def create_search_index(self, model: SearchIndexModel) -> str:
         document = dict(model.document)
-        self._atlas.indexes.append(
-            {
-                "name": document["name"],
-                "type": document.get("type", "search"),
-                "latestDefinition": document["definition"],
-                "queryable": False,
-            }
-        )
+        spec = SearchIndexSpec("facts", document["name"], document.get("type", "search"))
+        listing = _listing(spec, "PENDING", False)
+        listing.update(latestDefinition=document["definition"], _built_at=self._built_at())
+        self._atlas.indexes.append(listing)
         return str(document["name"])
 
     async def update_search_index(self, name: str, definition: Doc) -> None:
+        """Atlas keeps serving the old definition while it builds the new one."""
         for index in self._atlas.indexes:
             if index["name"] == name:
-                index.update(latestDefinition=definition, queryable=False)
+                index.update(latestDefinition=definition, status="BUILDING")
+                index["_built_at"] = self._built_at()
+
+    def _built_at(self) -> int:
+        return self._atlas.lists + self._atlas.queryable_after_lists
+
+    def _check_dimension(self, spec: Doc) -> None:
+        """What Atlas answers when the served vector index has another dimension."""
+        index = next((i for i in self._atlas.indexes if i["name"] == spec["index"]), None)
+        served = (index or {}).get("_served") or {}
+        fields = [f for f in served.get("fields", []) if f.get("type") == "vector"]
+        asked = len(spec["queryVector"])
+        if fields and int(fields[0]["numDimensions"]) != asked:
+            indexed = int(fields[0]["numDimensions"])
+            raise server_error(
+                8,
+                "UnknownError",
+                "PlanExecutor error during aggregation :: caused by :: vector field is indexed "
+                f"with {indexed} dimensions but queried with {asked}",
+            )
+
+
+def _vector_stages(pipeline: list[Doc]) -> list[Doc]:
+    """Every ``$vectorSearch`` spec, also those inside ``$rankFusion``'s input pipelines."""
+    found = [stage["$vectorSearch"] for stage in pipeline if "$vectorSearch" in stage]
+    for stage in pipeline:
+        for inner in stage.get("$rankFusion", {}).get("input", {}).get("pipelines", {}).values():
+            found += _vector_stages(inner)
+    return found
+
+
+def _check_vector_search(spec: Doc) -> None:
+    """The documented limits: numCandidates (or exact: true) up to 10,000, limit within it.
+
+    The rule is Atlas's; the wording is mongot's style (the exact text was not found).
+    """
+    candidates, limit = spec.get("numCandidates"), int(spec["limit"])
+    if candidates is None and spec.get("exact") is not True:
+        raise server_error(8, "UnknownError", '"numCandidates" is required unless "exact": true')
+    if candidates is not None and int(candidates) > 10_000:
+        raise server_error(8, "UnknownError", '"numCandidates" must be less than or equal to 10000')
+    if limit > (10_000 if candidates is None else int(candidates)):
+        raise server_error(8, "UnknownError", '"limit" must be less than or equal to numCandidates')
 
 
 def _project(document: Doc, score: float, projection: Doc | None) -> Doc:

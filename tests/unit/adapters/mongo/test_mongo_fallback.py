@@ -5,18 +5,24 @@ from __future__ import annotations
 import logging
 
 import pytest
-from pymongo.errors import OperationFailure
 
 from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, SearchIndexNames
 from eden_memory.adapters.stores.mongo.capabilities import SCALE_WARNING
+from eden_memory.adapters.stores.mongo.errors import search_unsupported
+from eden_memory.domain.errors import StoreError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility, Scope
 from eden_memory.ports.stores import RankedFact
 from tests.unit.adapters.mongo.builders import SPACE, U1, A, axis, fact, mongomock_store
-from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
+from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase, server_error
 
 VIEWER = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
 NAMES = SearchIndexNames()
+# What Atlas answers (code 8000, AtlasError) when it refuses a $vectorSearch on a paid tier.
+ATLAS_NOT_ALLOWED = (
+    "$vectorSearch is not allowed or the syntax is incorrect, see the Atlas documentation for "
+    "more information"
+)
 
 
 def ids(ranking: list[RankedFact]) -> list[FactId]:
@@ -44,8 +50,9 @@ async def test_mongomock_is_detected_once_and_warned_about_once(
 
 async def test_a_server_answering_command_not_supported_falls_back() -> None:
     atlas = Atlas()
-    atlas.ready(NAMES.vector, NAMES.text)
-    atlas.errors["$vectorSearch"] = OperationFailure("not supported", code=115)
+    atlas.errors["$listSearchIndexes"] = server_error(
+        115, "CommandNotSupported", "Search index commands are only supported with Atlas."
+    )
     store = MongoStore(FakeAtlasDatabase(atlas))
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
@@ -53,12 +60,63 @@ async def test_a_server_answering_command_not_supported_falls_back() -> None:
     assert ranking == [RankedFact(tea.id, 1.0)]
     assert store.ctx.atlas.available is False
     await store.keyword_ranking("tea", VIEWER, 5)
-    assert [next(iter(p[0])) for p in atlas.pipelines] == ["$vectorSearch"]
+    assert atlas.pipelines == []
+
+
+async def test_atlas_refusing_a_query_is_an_error_and_search_stays_on() -> None:
+    atlas = Atlas()
+    atlas.ready(NAMES.vector, NAMES.text)
+    atlas.errors["$vectorSearch"] = server_error(8000, "AtlasError", ATLAS_NOT_ALLOWED)
+    store = MongoStore(FakeAtlasDatabase(atlas))
+    tea = fact("Alice drinks green tea", user=U1)
+    await store.add_facts([tea], [axis(0)])
+    with pytest.raises(StoreError, match="code 8000"):
+        await store.semantic_ranking(axis(0), VIEWER, 5, space=SPACE)
+    assert store.ctx.atlas.available is True
+    del atlas.errors["$vectorSearch"]
+    atlas.answers["$vectorSearch"] = [(tea.id, 1.0)]
+    assert ids(await store.semantic_ranking(axis(0), VIEWER, 5, space=SPACE)) == [tea.id]
+    assert [next(iter(p[0])) for p in atlas.pipelines] == ["$vectorSearch", "$vectorSearch"]
+
+
+NO_SEARCH = [
+    (
+        31082,
+        "SearchNotEnabled",
+        "Using Atlas Search Database Commands and the $listSearchIndexes "
+        "aggregation stage requires additional configuration.",
+    ),
+    (6047401, "Location6047401", "$listSearchIndexes stage is only allowed on MongoDB Atlas"),
+    (115, "CommandNotSupported", "Search index commands are only supported with Atlas."),
+    (59, "CommandNotFound", "no such command: 'createSearchIndexes'"),
+    (40324, "Location40324", "Unrecognized pipeline stage name: '$listSearchIndexes'"),
+    (40324, "Location40324", "Unrecognized pipeline stage name: '$vectorSearch'"),
+]
+NOT_NO_SEARCH = [
+    (8000, "AtlasError", ATLAS_NOT_ALLOWED),
+    (59, "CommandNotFound", "no such command: 'frobnicate'"),
+    (40324, "Location40324", "Unrecognized pipeline stage name: '$rankFusion'"),
+    (2, "BadValue", "Unrecognized pipeline stage name: '$search' is not allowed"),
+]
+
+
+@pytest.mark.parametrize(("code", "name", "message"), NO_SEARCH)
+def test_servers_without_atlas_search_are_known_by_their_codes(
+    code: int, name: str, message: str
+) -> None:
+    assert search_unsupported(server_error(code, name, message))
+
+
+@pytest.mark.parametrize(("code", "name", "message"), NOT_NO_SEARCH)
+def test_other_refusals_never_switch_search_off(code: int, name: str, message: str) -> None:
+    assert not search_unsupported(server_error(code, name, message))
 
 
 async def test_atlas_indexes_still_building_are_bridged_by_the_exact_path() -> None:
     atlas = Atlas(queryable_after_lists=1)
-    atlas.indexes = [{"name": n, "queryable": False} for n in (NAMES.vector, NAMES.text)]
+    atlas.ready(NAMES.vector, NAMES.text)
+    for index in atlas.indexes:  # created, not built yet: PENDING until the second listing
+        index.update(status="PENDING", queryable=False, _served=None)
     store = MongoStore(FakeAtlasDatabase(atlas))
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
@@ -106,11 +164,27 @@ async def test_the_text_index_is_asked_the_words_that_count_and_finds_their_form
     assert atlas.text_searches == ["caroline attend support groups"]
 
 
-async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally() -> None:
+RANK_FUSION_REFUSALS = [
+    server_error(40324, "Location40324", "Unrecognized pipeline stage name: '$rankFusion'"),
+    server_error(
+        224,
+        "QueryFeatureNotAllowed",
+        "$rankFusion is not allowed with the current configuration. You may need to enable "
+        "the corresponding feature flag",
+    ),
+]
+
+
+@pytest.mark.parametrize("refusal", RANK_FUSION_REFUSALS)
+async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally(
+    refusal: Exception,
+) -> None:
     atlas = Atlas()
     atlas.ready(NAMES.vector, NAMES.text)
-    atlas.errors["$rankFusion"] = OperationFailure("Unrecognized pipeline stage", code=40324)
-    store = MongoStore(FakeAtlasDatabase(atlas), MongoStoreOptions(use_rank_fusion=True))
+    atlas.errors["$rankFusion"] = refusal
+    # Atlas's scripted answers alone (no merge of the facts written just now).
+    options = MongoStoreOptions(use_rank_fusion=True, index_lag_seconds=0)
+    store = MongoStore(FakeAtlasDatabase(atlas), options)
     both, semantic_only = fact("green tea", user=U1), fact("black coffee")
     await store.add_facts([both, semantic_only], [axis(0), axis(1)])
     atlas.answers["$vectorSearch"] = [(semantic_only.id, 0.95), (both.id, 0.9)]
@@ -119,5 +193,17 @@ async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally() -
     assert ids(fused) == [both.id, semantic_only.id]
     assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
     assert store.ctx.rank_fusion is False
+    assert store.ctx.atlas.available is True
     await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
     assert [next(iter(p[0])) for p in atlas.pipelines].count("$rankFusion") == 1
+
+
+async def test_another_rank_fusion_error_is_reported_not_swallowed() -> None:
+    atlas = Atlas()
+    atlas.ready(NAMES.vector, NAMES.text)
+    atlas.errors["$rankFusion"] = server_error(2, "BadValue", "unknown argument to $rankFusion")
+    store = MongoStore(FakeAtlasDatabase(atlas), MongoStoreOptions(use_rank_fusion=True))
+    await store.add_facts([fact("green tea", user=U1)], [axis(0)])
+    with pytest.raises(StoreError, match="code 2"):
+        await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
+    assert store.ctx.rank_fusion is None

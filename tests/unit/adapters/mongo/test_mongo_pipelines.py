@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pymongo.errors import OperationFailure
 
 from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, pipelines
 from eden_memory.adapters.stores.mongo.codec import IdCodec
@@ -123,7 +124,8 @@ def test_every_pipeline_ships_ids_and_scores_only() -> None:
 
 
 @pytest.mark.parametrize(
-    ("limit", "expected"), [(1, 100), (5, 100), (10, 200), (400, 8000), (600, 10000)]
+    ("limit", "expected"),
+    [(1, 100), (5, 100), (10, 200), (400, 8000), (600, 10000), (10_000, 10000), (25_000, 10000)],
 )
 def test_num_candidates_grows_with_the_limit_up_to_the_atlas_ceiling(
     limit: int, expected: int
@@ -145,7 +147,7 @@ async def _atlas_store(options: MongoStoreOptions | None = None) -> tuple[MongoS
 
 
 async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -> None:
-    store, atlas = await _atlas_store()
+    store, atlas = await _atlas_store(MongoStoreOptions(index_lag_seconds=0))  # Atlas alone
     near = fact("near", user=U1)
     await store.add_facts([near], [axis(0)])
     atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
@@ -175,3 +177,43 @@ async def test_hybrid_search_fuses_on_the_server_when_asked() -> None:
     assert atlas.pipelines == [FUSION_GOLDEN]
     assert [r.id for r in fused] == [tea.id]
     assert fused[0].score == pytest.approx(2 / 61)
+
+
+def test_a_larger_max_num_candidates_still_stays_within_atlas_s_ceiling() -> None:
+    options = MongoStoreOptions(max_num_candidates=50_000)
+    assert options.num_candidates(5_000) == 10_000
+    assert options.vector_limit(12_000) == 10_000
+
+
+async def test_a_limit_past_the_ceiling_is_asked_as_the_ceiling_and_atlas_accepts_it() -> None:
+    store, atlas = await _atlas_store()
+    near = fact("near", user=U1)
+    await store.add_facts([near], [axis(0)])
+    atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
+    ranking = await store.semantic_ranking(axis(0), VISIBLE, 25_000, space=SPACE)
+    assert [r.id for r in ranking] == [near.id]
+    sent = atlas.pipelines[0][0]["$vectorSearch"]
+    assert (sent["numCandidates"], sent["limit"]) == (10_000, 10_000)
+
+
+async def test_the_fake_atlas_refuses_what_atlas_refuses() -> None:
+    store, _ = await _atlas_store()
+    await store.add_facts([fact("near", user=U1)], [axis(0)])
+    found = visible_active(VISIBLE, IDS, MODEL)
+    too_many = pipelines.vector_search("memory2_fact_vector", axis(0), found, 20, 20_000)
+    with pytest.raises(OperationFailure, match="numCandidates"):
+        await store.ctx.driver.aggregate(store.ctx.facts.raw, too_many)
+
+
+async def test_exact_vector_search_sends_exact_true_and_no_candidates() -> None:
+    store, atlas = await _atlas_store(MongoStoreOptions(exact_vector_search=True))
+    near = fact("near", user=U1)
+    await store.add_facts([near], [axis(0)])
+    atlas.answers["$vectorSearch"] = [(near.id, 1.0)]
+    assert [r.id for r in await store.semantic_ranking(axis(0), VISIBLE, 10, space=SPACE)] == [
+        near.id
+    ]
+    sent = atlas.pipelines[0][0]["$vectorSearch"]
+    assert sent["exact"] is True
+    assert "numCandidates" not in sent
+    assert list(sent) == ["index", "path", "queryVector", "exact", "limit", "filter"]
