@@ -30,7 +30,7 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -42,6 +42,7 @@ from benchmarks.locomo_data import Doc, Sample, load
 from eden_memory import EdenMemoryConfig, open_memory
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.application.reports import FormationReport
+from eden_memory.application.service import MemoryService
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.models import Message, Role
 from eden_memory.ports.embedder import Embedder, Embeddings
@@ -147,18 +148,34 @@ def account(run: SessionRun, reports: Sequence[FormationReport], embed_tokens: i
     run.tokens_in -= embed_tokens
 
 
+async def formed_facts(memory: MemoryService, sample: Sample) -> list[FormedFact]:
+    """The conversation's active facts, each with the LoCoMo session it was formed from."""
+    facts = await memory.management.list_facts(AGENT, limit=10_000)
+    return [
+        FormedFact(
+            sample.sample_id,
+            str(f.source_session_id or "").removeprefix(f"{sample.sample_id}."),
+            f.content,
+            str(f.scope),
+            list(f.source_message_ids),
+            f.formed_at.isoformat(),
+        )
+        for f in facts
+    ]
+
+
 async def form_sample(
     sample: Sample,
     sessions: int,
     config: EdenMemoryConfig,
     embedder: Embedder,
     llm: LLM | None,
-    on_session: Any = None,
-) -> tuple[list[SessionRun], list[FormedFact]]:
-    """Forms the first ``sessions`` sessions of one conversation in a memory of its own."""
+    on_session: Callable[[SessionRun, list[FormedFact]], None],
+) -> None:
+    """Forms the first ``sessions`` sessions of one conversation in a memory of its own;
+    after each, ``on_session`` gets its run and the conversation's facts so far."""
     counting = CountingEmbedder(embedder)
     clock = FakeClock(sample.turns[0].said_at)
-    runs: list[SessionRun] = []
     async with open_memory(config, llm=llm, embedder=counting, clock=clock) as memory:
         for session in sessions_of(sample, sessions):
             messages = messages_of(sample, session)
@@ -175,22 +192,7 @@ async def form_sample(
                 run.error = f"{type(error).__name__}: {error}"
             run.seconds = time.perf_counter() - start
             account(run, memory.reports[seen:], counting.tokens - tokens)
-            runs.append(run)
-            if on_session is not None:
-                on_session(run)
-        facts = await memory.management.list_facts(AGENT, limit=10_000)
-    formed = [
-        FormedFact(
-            sample.sample_id,
-            str(f.source_session_id or "").removeprefix(f"{sample.sample_id}."),
-            f.content,
-            str(f.scope),
-            list(f.source_message_ids),
-            f.formed_at.isoformat(),
-        )
-        for f in facts
-    ]
-    return runs, formed
+            on_session(run, await formed_facts(memory, sample))
 
 
 def print_run(run: SessionRun) -> None:
@@ -224,9 +226,11 @@ class Saved:
     runs: list[SessionRun] = field(default_factory=list)
     facts: list[FormedFact] = field(default_factory=list)
 
-    def session(self, run: SessionRun) -> None:
+    def session(self, run: SessionRun, facts: list[FormedFact]) -> None:
+        """Keeps the run and replaces the conversation's facts with what it holds now."""
         print_run(run)
         self.runs.append(run)
+        self.facts = [f for f in self.facts if f.sample != run.sample] + facts
         self.write()
 
     def write(self) -> None:
@@ -252,9 +256,7 @@ async def form_all(
     }
     saved = Saved(args.output, meta)
     for sample in samples:
-        _, formed = await form_sample(sample, args.sessions, config, embedder, llm, saved.session)
-        saved.facts += formed
-        saved.write()
+        await form_sample(sample, args.sessions, config, embedder, llm, saved.session)
     return saved.as_dict()
 
 

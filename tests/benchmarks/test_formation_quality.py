@@ -61,12 +61,13 @@ MODEL = LookupModel(
 )
 
 
-async def run(tmp_path: Path, *extra: str) -> dict[str, Any]:
+async def run(tmp_path: Path, *extra: str, sessions: int = 1) -> dict[str, Any]:
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps([DATA]), encoding="utf-8")
     args = parser().parse_args(
-        ["--data", str(data), "--sessions", "1", "--output", str(tmp_path / "out.json"), *extra]
+        ["--data", str(data), "--output", str(tmp_path / "out.json"), *extra]
     )
+    args.sessions = sessions
     args.embedder_instance = KeywordEmbedder()
     return await evaluate(args, ScriptedLLM(MODEL))
 
@@ -114,3 +115,12 @@ async def test_a_saved_run_is_scored_again_without_forming(tmp_path: Path) -> No
     again = await run(tmp_path, "--formed", str(tmp_path / "out.json"))
 
     assert again["scores"] == first["scores"]
+
+
+async def test_a_later_session_adds_its_questions_and_keeps_the_facts_once(tmp_path: Path) -> None:
+    results = await run(tmp_path, sessions=2)
+
+    assert [r["session"] for r in results["runs"]] == ["session_1", "session_2"]
+    assert len(results["facts"]) == 1  # saved after each session, replaced, not appended
+    assert results["scores"]["recall"]["formed facts"]["questions"] == 3
+    assert results["scores"]["recall"]["observations"]["coverage"] == 100.0
