@@ -23,10 +23,13 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Recorded:
-    """What recording a turn did: the session's state, and whether a formation was started."""
+    """What recording a turn did: the session's state, whether a formation was started, and
+    how many messages were stored (a host's system prompts and the memory's own tool calls
+    are left out, so this can be fewer than the host sent)."""
 
     state: SessionState | None
     formation_started: bool
+    messages: int = 0
 
 
 @dataclass
@@ -51,13 +54,13 @@ class Lifecycle:
         now = self.formation.clock.now()
         state = await store.record_messages(conversation.profile(s), pending, now)
         if not formation_due(state.pending_messages, state.pending_tokens, s.formation):
-            return Recorded(state, False)
+            return Recorded(state, False, len(pending))
         work = self.form(state.agent_id, state.session_id, Trigger.DUE)
         if background:
             self.tasks.spawn(work, name=f"form:{state.agent_id}:{state.session_id}")
         else:
             await work
-        return Recorded(state, True)
+        return Recorded(state, True, len(pending))
 
     async def form(
         self, agent_id: str, session_id: str, trigger: Trigger

@@ -67,7 +67,7 @@ def build_server(memory: MemoryService, identity: ServerIdentity) -> MCPServer:
         done = await memory.record_messages(who(user_id, session_id), messages)
         started = "formation started" if done.formation_started else "formation not due yet"
         recorded = done.state.pending_messages if done.state else 0
-        return f"recorded {len(messages)} message(s) ({recorded} pending); {started}"
+        return f"recorded {done.messages} message(s) ({recorded} pending); {started}"
 
     async def end_session(user_id: str | None = None, session_id: str | None = None) -> str:
         """Form what is left of the session and consolidate its memory."""

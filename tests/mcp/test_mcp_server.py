@@ -72,6 +72,20 @@ async def test_recording_a_turn_and_ending_the_session_forms_memory() -> None:
     assert "alice@example.com" in _text(context)
 
 
+async def test_a_recorded_turn_counts_only_the_messages_kept() -> None:
+    world = await _world()
+    server = build_server(world.memory, ServerIdentity(AGENT, user_id="alice", session_id="s9"))
+    turn = [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": "my email is alice@example.com"},
+        {"role": "assistant", "content": "Noted."},
+    ]
+    async with Client(server) as client:
+        recorded = await client.call_tool("record_messages", {"messages": turn})
+    assert not recorded.is_error, _text(recorded)
+    assert "recorded 2 message(s) (2 pending)" in _text(recorded)
+
+
 def test_ending_a_session_says_which_consolidation_was_not_kept() -> None:
     report = FormationReport("nova", "s9", "end", messages=2)
     report.consolidations = [
