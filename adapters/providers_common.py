@@ -8,6 +8,7 @@ the provider's Retry-After hint to the retry policy.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import os
 from collections.abc import Awaitable, Callable, Sequence
@@ -90,7 +91,26 @@ def validated(text: str | None, schema: type[M], provider: str) -> M:
     try:
         return schema.model_validate_json(text)
     except ValidationError as error:
-        raise invalid_output(error, schema, provider) from error
+        loose = _loose_json(text)  # raw line breaks inside strings, as small models write them
+        if loose is None:
+            raise invalid_output(error, schema, provider) from error
+        try:
+            return schema.model_validate(loose)
+        except ValidationError as second:
+            raise invalid_output(second, schema, provider) from second
+
+
+def _loose_json(text: str) -> object | None:
+    """JSON that breaks only the rule against control characters inside strings, or None.
+
+    Qwen2.5-1.5B (issue 15) wrote a consolidated blob's lines with real line breaks inside
+    the JSON string; the text means exactly what the escaped form would.
+    """
+    try:
+        loose: object = json.loads(text, strict=False)
+    except ValueError:
+        return None
+    return loose
 
 
 def invalid_output(error: ValidationError, schema: type[BaseModel], provider: str) -> Exception:

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Literal
 
 from eden_memory.domain.models.messages import Message, Role
 from eden_memory.domain.text import word_count
@@ -24,6 +25,12 @@ VERBATIM_MIN_WORDS = 10
 # Word-sequence similarity from which a fact "nearly equals" a message: one word changed in
 # ten, or one dropped. LoCoMo's 1,210 human-written observations: 1 is that close to a turn.
 VERBATIM_SIMILARITY = 0.9
+
+Kind = Literal["fact", "reflection"]
+_PURPOSE: dict[Kind, str] = {
+    "fact": "a statement written to be found later",
+    "reflection": "a note written for the agent to act on",
+}
 
 _WORDS = re.compile(r"\w+")
 _APOSTROPHE = "['\u2019]"
@@ -83,8 +90,10 @@ class FactChecks:
         said = words_of(content)
         return next((n for n, words in self.long_messages if nearly_equal(said, words)), None)
 
-    def problem(self, content: str, sources: Sequence[Message] = ()) -> str | None:
-        """Why a model's fact must not be kept, or None when it may be.
+    def problem(
+        self, content: str, sources: Sequence[Message] = (), what: Kind = "fact"
+    ) -> str | None:
+        """Why a model's fact (or reflection: ``what``) must not be kept, or None when it may be.
 
         Every message of the batch is compared, whatever the model named as its sources;
         ``sources`` only tell whose voice a first-person fact is in.
@@ -93,7 +102,7 @@ class FactChecks:
         if number is not None:
             return (
                 f"repeats message {number} of the conversation nearly word for word; "
-                "a fact is a statement written to be found later, not a message"
+                f"a {what} is {_PURPOSE[what]}, not a message"
             )
         pronoun = first_person(content)
         if pronoun is None:
@@ -101,7 +110,7 @@ class FactChecks:
         agent = bool(sources) and all(m.role is Role.AGENT for m in sources)
         return (
             f"{'the agent' if agent else 'it'} speaks in the first person ({pronoun!r}); "
-            "a fact names who it is about"
+            f"a {what} names who it is about"
         )
 
 

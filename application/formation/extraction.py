@@ -51,7 +51,8 @@ async def extract_facts(
     usage: Usage,
 ) -> Extracted:
     """One fast call; a fact of an inactive scope, over the word limit, copied from a message
-    or spoken in the first person is rejected, with why (``domain.fact_checks``)."""
+    or from the prompt's example, or spoken in the first person is rejected, with why
+    (``domain.fact_checks``, ``domain.scaffolding``)."""
     system, prompt = fact_extraction_prompt(
         messages, scopes.fact_scopes, settings.facts.max_words, instructions
     )
@@ -60,6 +61,8 @@ async def extract_facts(
     )
     out = Extracted()
     checks = FactChecks.of(messages)
+    # The prompt's worked example is invented: a fact repeating it was copied, not extracted.
+    scaffold = scaffolding_of(f"{system}\n{prompt}", [m.text for m in messages])
     for item in answer.facts:
         scope = Scope(item.scope)
         if scope not in scopes.fact_scopes:
@@ -71,7 +74,7 @@ async def extract_facts(
             out.rejected.append(Rejected(item.content, str(error)))
             continue
         sources = tuple(messages[i - 1] for i in item.source_messages if 1 <= i <= len(messages))
-        problem = checks.problem(content, sources)
+        problem = checks.problem(content, sources) or _echo(content, scaffold)
         if problem is not None:
             out.rejected.append(Rejected(item.content, problem))
             continue
@@ -98,7 +101,8 @@ async def extract_reflections(
     usage: Usage,
 ) -> ExtractedNotes:
     """One call over the current memory, the new facts and the conversation; a note of an
-    inactive scope, over the word limit or echoing the prompt is rejected, with why."""
+    inactive scope, over the word limit, echoing the prompt, copied from a message or spoken
+    in the first person is rejected, with why."""
     active = [s for s in (Scope.AGENT, Scope.USER, Scope.SESSION) if s in scopes.scopes]
     system, prompt = reflection_prompt(
         messages, active, blobs, recent, new_facts, settings.reflections.max_words, instructions
@@ -114,10 +118,11 @@ async def extract_reflections(
         instructions,
     ]
     scaffold = scaffolding_of(f"{system}\n{prompt}", shown)
+    checks = FactChecks.of(messages)
     out = ExtractedNotes()
     for scope in (Scope.AGENT, Scope.USER, Scope.SESSION):
         for text in getattr(answer, scope.value):
-            note = _note(text, scope, scopes, settings, scaffold)
+            note = _note(text, scope, scopes, settings, (scaffold, checks))
             if isinstance(note, Rejected):
                 out.rejected.append(note)
             else:
@@ -126,16 +131,24 @@ async def extract_reflections(
 
 
 def _note(
-    text: str, scope: Scope, scopes: ActiveScopes, settings: MemorySettings, scaffold: Scaffolding
+    text: str,
+    scope: Scope,
+    scopes: ActiveScopes,
+    settings: MemorySettings,
+    checks: tuple[Scaffolding, FactChecks],
 ) -> str | Rejected:
-    """The note as it is kept, or why it is not."""
+    """The note as it is kept, or why it is not: the checks facts get, and the echo check."""
     if scope not in scopes.scopes:
         return Rejected(text, f"scope {scope} is not active")
     try:
         note = single_line(text, max_words=settings.reflections.max_words, what="reflection")
     except InvalidMemoryTextError as error:
         return Rejected(text, str(error))
-    echoed = echoed_scaffolding(note, scaffold)
-    if echoed:
-        return Rejected(text, f"echoes the prompt ({', '.join(echoed)})")
-    return note
+    scaffold, messages = checks
+    problem = _echo(note, scaffold) or messages.problem(note, what="reflection")
+    return note if problem is None else Rejected(text, problem)
+
+
+def _echo(text: str, scaffold: Scaffolding) -> str | None:
+    echoed = echoed_scaffolding(text, scaffold)
+    return f"echoes the prompt ({', '.join(echoed)})" if echoed else None

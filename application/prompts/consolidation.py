@@ -1,4 +1,11 @@
-"""Consolidation: fold a scope's buffered notes into its blob, within its word limit."""
+"""Consolidation: fold a scope's buffered notes into its blob, within its word limit.
+
+A small model (issue 15) answered every consolidation with the prompt's own scaffolding: its
+``<current_memory>`` tags, the "(empty: start the structure)" placeholder, the line that
+said what the section was for. So the prompt has no tags and no placeholder (an empty
+section is simply not shown), says what the section is for in the system text only, and
+shows one short worked example with invented content of the answer's shape.
+"""
 
 from __future__ import annotations
 
@@ -8,26 +15,38 @@ from eden_memory.domain.models import ConsolidatedMemory, Reflection
 from eden_memory.domain.scopes import Scope
 from eden_memory.domain.xml_context import escape
 
-SYSTEM = """You rewrite one section of an AI agent's always-present memory. You receive the
-current text and new notes, oldest first, and return the new text.
+SYSTEM = """You keep one section of an AI agent's memory up to date: {purpose}
+You are given new notes, and the section's current text when it has one. Write the section's
+new text.
 
 Rules:
-- Keep the structure: the same headings in the same order, short bullet points; add a heading
-  only for a genuinely new kind of information.
-- Fold every new note in. When a note contradicts the current text, the note wins (it is newer);
-  when two notes disagree, the later one wins.
-- Drop what is no longer true or useful: finished tasks, passed deadlines, superseded details.
-- Invent nothing: every statement must come from the current text or the notes.
-- Stay within {word_limit} words; shorten wording before dropping information.
-- Return only the memory text, without a version line or commentary."""
+- Short lines under a few headings; keep the headings you find, in their order, and add one
+  only for a new kind of information.
+- Fold every note in. When a note contradicts the text, the note wins; between two notes,
+  the later one wins.
+- Drop what is finished or no longer true.
+- Invent nothing, and copy no instructions: only what the text and the notes say.
+- At most {word_limit} words; shorten wording before dropping information.
+
+Example with invented content. Current text:
+Work:
+- Ana's nursing exam is on 10 May.
+New notes:
+- Ana moved her exam to 24 May.
+- Ana wants answers in Portuguese.
+New text:
+Work:
+- Ana's nursing exam is on 24 May.
+Style:
+- Ana wants answers in Portuguese."""
 
 PURPOSE = {
-    Scope.AGENT: "the agent's own memory, shared across all its conversations: persona, "
-    "projects and their status, plans, lessons learned.",
-    Scope.USER: "what the agent knows about how to work with one user: preferences, standing "
+    Scope.AGENT: "the agent's own memory for all its conversations: persona, projects and "
+    "their status, plans, lessons learned.",
+    Scope.USER: "what the agent knows about working with one person: preferences, standing "
     "instructions, style, goals.",
-    Scope.SESSION: "the rolling state of one conversation: goal, progress, open points, "
-    "instructions for this conversation.",
+    Scope.SESSION: "the state of one conversation: goal, progress, open points, instructions "
+    "for this conversation.",
 }
 
 
@@ -35,16 +54,9 @@ def consolidation_prompt(
     current: ConsolidatedMemory, reflections: Sequence[Reflection]
 ) -> tuple[str, str]:
     notes = "\n".join(f"- {escape(r.content)}" for r in reflections)
-    body = escape(current.content) if current.content else "(empty: start the structure)"
-    prompt = f"""This section is {PURPOSE[current.scope]}
-
-<current_memory version="{current.version}">
-{body}
-</current_memory>
-
-<new_notes>
-{notes}
-</new_notes>
-
-Answer as JSON: {{"content": "the new memory text"}}"""
-    return SYSTEM.format(word_limit=current.word_limit), prompt
+    if current.content:
+        start = f"Current text:\n{escape(current.content)}\n\nNew notes, oldest first:\n"
+    else:
+        start = "The section has no text yet. Write it from these notes, oldest first:\n"
+    prompt = f'{start}{notes}\n\nAnswer as JSON: {{"content": "the new text of the section"}}'
+    return SYSTEM.format(purpose=PURPOSE[current.scope], word_limit=current.word_limit), prompt

@@ -1,38 +1,78 @@
-"""Fact extraction: the fast model, the conversation only, no memory context."""
+"""Fact extraction: the fast model, the conversation only, no memory context.
+
+Written for a 1.5B model as much as for a large one (issue 15): short numbered rules, scopes
+shown by example, one worked example with invented people, and the conversation as data.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import UTC, datetime, timedelta
 
-from eden_memory.application.prompts.conversation import instructions_block, render_conversation
-from eden_memory.domain.models import Message
+from eden_memory.application.prompts.conversation import (
+    DATA_NOTE,
+    instructions_block,
+    render_conversation,
+)
+from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import Scope
 
-SYSTEM = """You keep the long-term fact store of an AI agent. Facts are cold storage: they are not
-shown to the agent by default, it finds them by searching when it needs a specific answer.
+SYSTEM = """You write the long-term facts an AI agent keeps from its conversations. The agent
+searches them later to answer questions like "Where does Ana work?" or "When did Ana move?".
 
-A fact is worth keeping only if it is all of these:
-- searchable: it answers a concrete question (who, what, where, when, how much);
-- specific: it names people, places, organisations, numbers, dates, addresses or products;
-- enduring: it will most likely still be true a month from now;
-- self-contained: it makes sense on its own, without the conversation (write names, not
-  "he" or "the user"; write absolute dates when the conversation gives them).
+Rules for every fact:
+1. One statement per fact: "Ana is a nurse and lives in Porto" is two facts.
+2. Name who it is about, in the third person: "Ana is a nurse", never "I am a nurse" and
+   never "the user".
+3. Write it in your own words. Never copy a message.
+4. Turn relative dates into calendar dates, counted from the date of the message that says
+   them: "yesterday" in a message sent on Fri 2024-03-15 is 14 March 2024.
+5. At most {max_words} words.
 
-Leave out:
-- preferences, habits and tastes in how to behave or answer ("likes short replies");
-- what is going on right now in this conversation ("we are fixing the login bug");
-- opinions and judgements ("thinks React is better");
-- short-lived states ("the server is down at the moment");
-- anything the agent merely said or suggested without the user confirming it.
-Those belong to a different kind of memory, kept elsewhere.
+Keep what stays true and may be asked about later: who people are, their work, family, home,
+pets, hobbies, plans, what they did and when, places, names, numbers. A past event with its
+date stays true. Leave out greetings, thanks, compliments, small talk, and suggestions the
+agent made that nobody took up.
 
-Each fact is one sentence of at most {max_words} words. Do not repeat a fact. Return an empty
-list when there is nothing worth keeping; that is a good answer for most small talk."""
+{data_note}"""
+
+_SAID = datetime(2024, 3, 15, 9, 10, tzinfo=UTC)  # a Friday
+EXAMPLE_MESSAGES = (
+    Message(
+        id="x1",
+        role=Role.USER,
+        text="Hi! Yesterday I adopted a cat, Miso. I work nights at Porto General now.",
+        sent_at=_SAID,
+        author_name="Ana",
+    ),
+    Message(
+        id="x2",
+        role=Role.AGENT,
+        text="Congratulations! The Rua Nova market is closed on Mondays, by the way.",
+        sent_at=_SAID + timedelta(minutes=1),
+    ),
+    Message(
+        id="x3",
+        role=Role.USER,
+        text="Thanks! My brother Rui visits next Friday.",
+        sent_at=_SAID + timedelta(minutes=2),
+        author_name="Ana",
+    ),
+)
+# (content, scope, source messages): the example's answer, shown for the active scopes only.
+EXAMPLE_FACTS = (
+    ("Ana adopted a cat named Miso on 14 March 2024.", Scope.USER, 1),
+    ("Ana works night shifts at Porto General hospital.", Scope.USER, 1),
+    ("Ana's brother is called Rui.", Scope.USER, 3),
+    ("Rui visits Ana on 22 March 2024.", Scope.USER, 3),
+    ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
+)
 
 SCOPES = {
-    Scope.USER: '"user": about this user, useful in any later conversation with this same user.',
-    Scope.AGENT: '"agent": useful to the agent in conversations with anyone (projects, shared '
-    "knowledge, the world, other people named in a way that makes sense to everyone).",
+    Scope.USER: '"user": about the people the agent talks with, useful in later talks with '
+    'this user ("Ana works night shifts").',
+    Scope.AGENT: '"agent": useful in the agent\'s talks with anyone: about the agent itself, '
+    'its projects, or the wider world ("The Rua Nova market is closed on Mondays").',
 }
 
 
@@ -43,14 +83,28 @@ def fact_extraction_prompt(
     memory_instructions: str = "",
 ) -> tuple[str, str]:
     allowed = "\n".join(f"- {SCOPES[s]}" for s in (Scope.USER, Scope.AGENT) if s in scopes)
+    system = SYSTEM.format(max_words=max_words, data_note=DATA_NOTE)
+    system += "\n\n" + example(scopes)
     prompt = f"""Give every fact exactly one scope, chosen from these (no others are allowed):
 {allowed}
 {instructions_block(memory_instructions)}
-For each fact, list the numbers of the messages it comes from in "source_messages".
-
-<conversation>
 {render_conversation(messages)}
-</conversation>
 
+List every fact worth keeping from this conversation, each with the numbers of the messages
+it comes from in "source_messages".
 Answer as JSON: {{"facts": [{{"content": "...", "scope": "...", "source_messages": [1]}}]}}"""
-    return SYSTEM.format(max_words=max_words), prompt
+    return system, prompt
+
+
+def example(scopes: Collection[Scope]) -> str:
+    """The worked example, its answer limited to the scopes the model may use."""
+    facts = ",\n".join(
+        f'{{"content": "{text}", "scope": "{scope.value}", "source_messages": [{source}]}}'
+        for text, scope, source in EXAMPLE_FACTS
+        if scope in scopes
+    )
+    return (
+        "Example (invented people; use only what the real conversation says):\n"
+        f"{render_conversation(EXAMPLE_MESSAGES)}\n"
+        f'Answer: {{"facts": [\n{facts}]}}'
+    )

@@ -47,7 +47,7 @@ class Message(Record):
     sent_at: UtcTime
     # Who wrote it: a user id for user messages, a tool or agent name otherwise.
     author_id: str | None = None
-    # How the author is called ("Alice Smith"): shown to the extraction model beside the id.
+    # How the author is called ("Alice Smith"): shown to the extraction model instead of the id.
     author_name: str | None = Field(default=None, max_length=200)
 
     @field_validator("text")

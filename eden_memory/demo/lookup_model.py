@@ -17,9 +17,9 @@ from pydantic import BaseModel
 
 from eden_memory.ports.llm import LLMRequest
 
-_LINE = re.compile(r"^\[(\d+)\] \d{4}-\d\d-\d\d \d\d:\d\d \w+(?: \([^)]*\))?: (.*)$", re.M)
+_LINE = re.compile(r"^\[(\d+)\] \w{3} \d{4}-\d\d-\d\d \d\d:\d\d \w+(?: \([^)]*\))?: (.*)$", re.M)
 _NEW = re.compile(r"^New fact (\d+) \(scope (\w+)\): (.*)$", re.M)
-_CANDIDATE = re.compile(r'^  - id="([^"]+)" scope=(\w+) similarity=[\d.]+: (.*)$', re.M)
+_CANDIDATE = re.compile(r'^  stored id="([^"]+)" scope=(\w+) similarity=[\d.]+: (.*)$', re.M)
 
 
 @dataclass
@@ -82,11 +82,11 @@ class LookupModel:
         return out
 
     def _consolidate(self, prompt: str) -> dict[str, Any]:
-        current = _between(prompt, "<current_memory", "</current_memory>")
-        kept = [line for line in current.split("\n") if line.strip() and not line.startswith("(")]
-        notes = [
-            line for line in _between(prompt, "<new_notes>", "</new_notes>").split("\n") if line
-        ]
+        head, _, rest = prompt.partition("oldest first:\n")
+        current = head.removeprefix("Current text:\n").removesuffix("\n\nNew notes, ")
+        current = current if head.startswith("Current text:") else ""
+        kept = [line for line in current.split("\n") if line.strip()]
+        notes = [line for line in rest.split("\n\n")[0].split("\n") if line]
         stale = {f"- {self.replaces[n[2:]]}" for n in notes if n[2:] in self.replaces}
         merged = [line for line in dict.fromkeys([*kept, *notes]) if line not in stale]
         return {"content": "\n".join(merged)}

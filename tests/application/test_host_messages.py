@@ -122,7 +122,7 @@ async def test_the_authors_display_name_reaches_the_extraction_prompt() -> None:
     await world.memory.end_session(_chat(world))
     prompts = [r.prompt for r in world.llm.calls_for("fact_extraction")]
     assert prompts
-    assert "user (alice, Alice Smith): I like tea." in prompts[0]
+    assert "user (Alice Smith): I like tea." in prompts[0]  # the name, not the id beside it
 
 
 async def test_a_bad_batch_names_every_bad_field_and_records_nothing() -> None:

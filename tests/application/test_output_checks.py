@@ -34,12 +34,17 @@ SPOILED_FACTS = [
     ("Alice worries about the budget and I will help her", "user", [4, 6]),  # both mixed
 ]
 SPOILED_NOTES = (
-    "(empty)",  # the placeholder of an empty memory
-    "(none)",  # the placeholder of no recent notes
-    "<user_memory> Alice wants short answers",  # a tag of the prompt
-    "Only these levels are in use here: agent, user, session.",  # an instruction
+    "Ana likes brief answers and is preparing for a nursing exam in May.",  # the prompt's example
+    "<conversation> Alice wants short answers",  # a tag of the prompt
+    "Write the new notes for the levels in use here: agent, user, session.",  # an instruction
 )
-ECHO = '<current_memory version="{version}">\n(empty: start the structure)\n</current_memory>\n'
+# Notes in a speaker's voice: a message copied whole, and the first person.
+VOICED_NOTES = {
+    COPIED: "repeats message 5 of the conversation nearly word for word",
+    "I will keep the answers short for Alice": "it speaks in the first person ('I')",
+}
+# What a small model copies from today's consolidation prompt: its JSON placeholder.
+ECHO = "the new text of the section\n"
 
 
 class Spoiler:
@@ -69,14 +74,14 @@ class Spoiler:
         answer = await STORY(request, schema)
         if "reflection_extraction" in self.spoil:
             answer["user"] += list(SPOILED_NOTES)
+        if "voice" in self.spoil:
+            answer["user"] += list(VOICED_NOTES)
         return answer
 
     async def consolidation(self, request: LLMRequest, schema: type[BaseModel]) -> dict[str, Any]:
         answer = await STORY(request, schema)
         if "consolidation" in self.spoil:
-            version = re.search(r'<current_memory version="(\d+)">', request.prompt)
-            assert version is not None
-            answer["content"] = ECHO.format(version=version.group(1)) + answer["content"]
+            answer["content"] = ECHO + answer["content"]
         return answer
 
     async def dedup(self, request: LLMRequest, schema: type[BaseModel]) -> dict[str, Any]:
@@ -157,8 +162,7 @@ async def test_a_blob_echoing_the_prompt_is_refused_and_nothing_is_absorbed(
     assert report.consolidations
     for outcome in report.consolidations:
         assert (outcome.status, outcome.version, outcome.absorbed) == ("rejected", None, 0)
-        assert "<current_memory>" in outcome.error
-        assert "(empty: start the structure)" in outcome.error
+        assert "the new text of the section" in outcome.error
     store = cast(MemoryStore, world.store)
     assert [b for b in await store.list_consolidated("nova") if b.content] == []  # type: ignore[arg-type]
     notes = await world.memory.management.list_reflections("nova", include_absorbed=True)
@@ -175,8 +179,7 @@ async def test_a_blob_echoing_the_prompt_is_refused_and_nothing_is_absorbed(
     blobs = await store.list_consolidated("nova")  # type: ignore[arg-type]
     kept = "\n".join(b.content for b in blobs)
     assert all(n.content in kept for n in notes)
-    assert "current_memory" not in kept
-    assert "(empty" not in kept
+    assert "new text of the section" not in kept
 
 
 async def test_an_echo_of_a_blob_that_has_content_keeps_the_version_it_had(
@@ -267,3 +270,33 @@ async def test_notes_echoing_the_reflection_prompt_are_refused_the_rest_is_kept(
     ]
     logged = [r for r in caplog.records if "reflection rejected" in r.getMessage()]
     assert len(logged) == len(SPOILED_NOTES)
+
+
+async def test_notes_in_a_speakers_voice_are_refused_as_facts_are(
+    make_store: StoreMaker, caplog: pytest.LogCaptureFixture
+) -> None:
+    spoiler = Spoiler()
+    spoiler.spoil.add("voice")
+    world = await _world(make_store, spoiler)
+    conv = world.memory.conversation(AGENT, "s1", ["alice"])
+    await world.memory.record_messages(conv, world.messages(*FIRST, COPIED))
+    report = await world.memory.end_session(conv)
+
+    assert report is not None
+    whys = {r.content: r.why for r in report.reflections_rejected}
+    assert set(whys) == set(VOICED_NOTES)
+    for note, why in VOICED_NOTES.items():
+        assert whys[note].startswith(why)
+    assert whys[COPIED].endswith(
+        "a reflection is a note written for the agent to act on, not a message"
+    )
+    assert whys["I will keep the answers short for Alice"].endswith(
+        "a reflection names who it is about"
+    )
+    notes = await world.memory.management.list_reflections("nova", include_absorbed=True)
+    assert sorted(n.content for n in notes) == [
+        "Alice is planning the festival budget",
+        "Alice wants short answers",
+        "Planning the Mars festival is an ongoing project",
+    ]
+    assert report.usage.llm_calls_by_purpose["reflection_extraction"] == 1

@@ -7,6 +7,7 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from eden_memory.adapters.providers_common import (
     api_key_from,
@@ -18,6 +19,10 @@ from eden_memory.adapters.providers_common import (
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidLLMOutputError, ProviderAuthError, ProviderError
 from tests.providers.schemas import EXPECTED, GOOD, MALFORMED, OFF_SCHEMA, Facts
+
+
+class Blob(BaseModel):
+    content: str
 
 
 @given(
@@ -59,6 +64,17 @@ def test_unusable_output_says_what_is_wrong(text: str | None, complaint: str) ->
 
 def test_valid_output_is_the_schema_value() -> None:
     assert validated(GOOD, Facts, "Test") == EXPECTED
+
+
+def test_raw_line_breaks_inside_a_string_are_read_as_escaped_ones() -> None:
+    # As Qwen2.5-1.5B answered a consolidation: the blob's lines broken inside the string
+    # (a real line break and tab in the JSON text, which strict JSON refuses).
+    answer = '{"content": "Work:\n- Exam on 24 May.\tsoon"}'
+    assert validated(answer, Blob, "Test") == Blob(content="Work:\n- Exam on 24 May.\tsoon")
+    with pytest.raises(InvalidLLMOutputError, match="violates the schema Blob"):
+        validated('{"text": "a\nb"}', Blob, "Test")
+    with pytest.raises(InvalidLLMOutputError, match="malformed JSON"):
+        validated('{"content": "a\nb"', Blob, "Test")
 
 
 def test_vectors_are_scaled_to_unit_length_and_checked_against_the_space() -> None:
