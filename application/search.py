@@ -19,7 +19,6 @@ from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
-from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
@@ -184,7 +183,7 @@ class FactSearch:
         if mode is SearchMode.KEYWORD:
             return [None] * len(queries)
         started = time.perf_counter()
-        vectors = await embed(self.embedder, queries, Usage())
+        vectors = await embed(self.embedder, queries)
         seconds["embed_queries"] = time.perf_counter() - started
         return list(vectors)
 

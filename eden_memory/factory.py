@@ -83,7 +83,8 @@ async def open_memory(
 ) -> AsyncIterator[MemoryService]:
     """``async with open_memory() as memory:`` — any port can be replaced (tests, hosts).
 
-    A port passed in is used as it is (no metering, no limit) and is not closed here.
+    A port passed in gets no concurrency limit and is not closed here; the service meters
+    its calls like any other's.
     ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` may also be a
     file path: the embedded store kept there (opened and closed here).
     """

@@ -47,12 +47,12 @@ async def _add_a_fact(world: World, conv: Conversation) -> None:
         "user_id": "alice",
         "formed_at": world.clock.now() - timedelta(minutes=1),
     }
-    report = await world.memory.add_facts([fact])
+    report = await world.memory.admin.add_facts([fact])
     assert len(report.added) == 1
 
 
 async def _erase_the_user(world: World, conv: Conversation) -> None:
-    await world.memory.erase_user("nova", "alice")
+    await world.memory.admin.erase_user("nova", "alice")
 
 
 async def _consolidate(world: World, conv: Conversation) -> None:
@@ -103,12 +103,12 @@ async def test_a_consolidation_made_here_is_in_the_next_context() -> None:
 
 async def test_an_import_is_in_the_next_context() -> None:
     world, conv, _ = await _cached()
-    lines = [line async for line in world.memory.export("nova")]
-    await world.memory.erase_user("nova", "alice")
+    lines = [line async for line in world.memory.admin.export("nova")]
+    await world.memory.admin.erase_user("nova", "alice")
     emptied = await world.memory.get_context(conv)
     assert "alice@example.com" not in emptied.xml
     assert (await world.memory.get_context(conv)).from_cache
-    await world.memory.import_lines(lines)
+    await world.memory.admin.import_lines(lines)
     after = await world.memory.get_context(conv)
     assert not after.from_cache
     assert "alice@example.com" in after.xml
