@@ -106,10 +106,7 @@ class Lifecycle:
         scopes = conversation.scopes(f.settings)
         role = reflection_role(conversation.tier, conversation.preview, f.settings.models)
         consolidator = Consolidator(f.store, f.models, f.clock, f.settings.consolidation)
-        try:
-            return await consolidator.consolidate_all(scopes.keys(), role, usage, force=force)
-        finally:
-            f.on_change(scopes.keys())
+        return await consolidator.consolidate_all(scopes.keys(), role, usage, force=force)
 
     async def process_cold(
         self, now: datetime | None = None, limit: int = 100

@@ -65,9 +65,7 @@ class MemoryService:
         )
         self._context = ContextAssembler(store, clock, self.settings)
         calibrations = Calibrations(embedder)
-        formation = Formation(
-            store, embedder, models, clock, self.settings, calibrations, self._context.invalidate
-        )
+        formation = Formation(store, embedder, models, clock, self.settings, calibrations)
         self.background = BackgroundTasks()
         self._access = AccessTracker(store)
         self._search = FactSearch(
@@ -217,9 +215,7 @@ class MemoryService:
 
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
         """Remove all memory of one user with one agent (GDPR-style erasure)."""
-        report = await erase_user(self.store, agent_id, user_id)
-        self._context.clear()
-        return report
+        return await erase_user(self.store, agent_id, user_id)
 
     async def reembed(
         self,
@@ -229,9 +225,7 @@ class MemoryService:
     ) -> int:
         """Move these agents' facts to this service's embedder (after changing models)."""
         agents = check_id_list(agent_ids, "agent_ids", "agent_id")
-        moved = await reembed(self.store, self.embedder, agents, batch_size, on_progress)
-        self._context.clear()
-        return moved
+        return await reembed(self.store, self.embedder, agents, batch_size, on_progress)
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
         """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
@@ -247,7 +241,7 @@ class MemoryService:
     ) -> IngestReport:
         """Store facts the host already has, with no LLM: validated, deduplicated by content
         hash, embedded ``batch_size`` at a time. Bad items are rejected one by one, with reasons."""
-        report = await ingest_facts(
+        return await ingest_facts(
             self.store,
             self.embedder,
             self.clock,
@@ -256,16 +250,12 @@ class MemoryService:
             max_words=max_words,
             on_progress=on_progress,
         )
-        self._context.clear()
-        return report
 
     async def import_lines(
         self, lines: Iterable[str], on_progress: Callable[[int], None] | None = None
     ) -> ImportReport:
         """Import an export (validated in full first); ``on_progress`` gets facts written."""
-        report = await import_records(self.store, self.embedder, lines, on_progress)
-        self._context.clear()
-        return report
+        return await import_records(self.store, self.embedder, lines, on_progress)
 
 
 __all__ = ["MemoryService"]

@@ -23,22 +23,10 @@ from eden_memory.domain.models import (
     Reflection,
     SessionState,
 )
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 
 Vector = Sequence[float]
-
-
-@dataclass(frozen=True)
-class RankedFact:
-    """A fact a retriever ranked, by id, with the retriever's score.
-
-    Semantic scores are the cosine similarity in [-1, 1] (an engine that reports another
-    scale converts back); keyword scores are positive, larger is better. Rankings carry ids
-    only: a search fuses several of them and reads just the facts it returns.
-    """
-
-    id: FactId
-    score: float
 
 
 @dataclass(frozen=True)
@@ -133,8 +121,11 @@ class FactStore(Protocol):
 
     async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
-    ) -> list[RankedFact]:
-        """Active visible facts by cosine similarity to ``vector``, best first.
+    ) -> list[Hit]:
+        """Active visible facts by cosine similarity to ``vector``, best first: ``Hit(id, cosine)``.
+
+        Scores are the cosine in [-1, 1] (an engine that reports another scale converts back).
+        Rankings carry ids only: a search fuses several and reads just the facts it keeps.
 
         Visibility is applied *before* ranking: ``limit`` visible results come back whenever
         that many exist. Only facts embedded in the store's current space take part.
@@ -146,9 +137,7 @@ class FactStore(Protocol):
         """
         ...
 
-    async def keyword_ranking(
-        self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[RankedFact]:
+    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
         """Active visible facts ranked by keyword relevance (BM25 or the engine's own), best first.
 
         Scores are positive and larger is better; ``text_score_threshold`` is this engine's

@@ -1,7 +1,8 @@
 """Cross-cutting wrappers: each implements a port around another adapter of that port.
 
-Retry, concurrency limits and usage accounting live here once instead of inside every
-adapter; the composition root stacks them, for example
+Concurrency limits and usage accounting live here once instead of inside every adapter (retry
+is one ``RetryPolicy`` each provider adapter runs its attempts through); the composition root
+stacks them, for example
 ``MeteredLLM(LimitedLLM(GeminiLLM(...), gemini_semaphore), meter)``.
 """
 
@@ -12,12 +13,7 @@ from eden_memory.adapters.wrappers.metering import (
     UsageMeter,
     UsageScope,
 )
-from eden_memory.adapters.wrappers.retry import (
-    RetryingEmbedder,
-    RetryingLLM,
-    RetryPolicy,
-    is_retryable,
-)
+from eden_memory.adapters.wrappers.retry import RetryPolicy, is_retryable
 from eden_memory.adapters.wrappers.usage import EmbeddingTally, LLMTally, UsageSnapshot
 
 __all__ = [
@@ -28,8 +24,6 @@ __all__ = [
     "MeteredEmbedder",
     "MeteredLLM",
     "RetryPolicy",
-    "RetryingEmbedder",
-    "RetryingLLM",
     "UsageMeter",
     "UsageScope",
     "UsageSnapshot",

@@ -1,7 +1,8 @@
 """The formation of one session's messages, in the design's seven steps.
 
 1 claim → 2 fact extraction → 3 dedup → 4 reflection extraction → 5 buffer
-→ 6 consolidation (scopes in parallel) → 7 cache invalidation.
+→ 6 consolidation (scopes in parallel). (The design's step 7, cache invalidation, is the
+store's revision counters: every write moves them and the context cache reads them.)
 
 Steps 1–5 are one unit: if any fails, the claim is released and the same messages are
 formed again later. Every model call and read comes first; the plan of the fact writes is
@@ -16,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -32,7 +33,7 @@ from eden_memory.application.reports import FormationReport
 from eden_memory.domain.ids import ReflectionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
-from eden_memory.domain.scopes import ActiveScopes, ScopeKey, resolve_scopes
+from eden_memory.domain.scopes import ActiveScopes, resolve_scopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
 from eden_memory.ports.clock import Clock
@@ -54,7 +55,6 @@ class Formation:
     clock: Clock
     settings: MemorySettings
     calibrations: Calibrations  # the embedder's similarity floors, shared with search
-    on_change: Callable[[Sequence[ScopeKey]], None] = lambda keys: None
 
     async def run(self, agent_id: str, session_id: str, trigger: Trigger) -> FormationReport | None:
         """Form the session's pending messages if the trigger allows; None when nothing ran."""
@@ -115,15 +115,10 @@ class Formation:
             await writer.write(planned, scopes, report)
         async with timed(report.stage_seconds, "buffer"):
             await self.store.complete_claim(claim, reflections, self.clock.now())
-        try:
-            async with timed(report.stage_seconds, "consolidation"):
-                report.consolidations = await Consolidator(
-                    self.store, self.models, self.clock, self.settings.consolidation
-                ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
-        finally:
-            # The writes are done: contexts built from these keys are stale, whatever
-            # became of the consolidation (even a cancelled one).
-            self.on_change(scopes.keys())
+        async with timed(report.stage_seconds, "consolidation"):
+            report.consolidations = await Consolidator(
+                self.store, self.models, self.clock, self.settings.consolidation
+            ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
 
