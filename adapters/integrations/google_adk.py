@@ -103,7 +103,7 @@ class EdenMemoryService(BaseMemoryService):
         ``InvalidInputError`` naming it; the valid ones are stored."""
         now = self.memory.clock.now()
         facts = [_fact(entry, app_name, user_id, now) for entry in memories]
-        report = await self.memory.add_facts(facts)
+        report = await self.memory.admin.add_facts(facts)
         if report.rejected:
             reasons = "; ".join(f"memories[{r.index}]: {r.reason}" for r in report.rejected)
             raise InvalidInputError(f"memories not stored: {reasons}")

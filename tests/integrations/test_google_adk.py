@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 import sys
 from typing import Any
@@ -194,6 +195,22 @@ async def test_attach_keeps_the_agents_tools_and_callbacks_and_copies_it() -> No
     assert tools_of(model.requests[0]) == ["lookup", "search_facts"]
     assert agent.tools == [lookup]  # the host's agent is unchanged
     assert await _pending(world, "s1") == 2
+
+
+def test_copies_of_the_tool_and_the_recorder_share_the_memory_service() -> None:
+    # ADK and hosts deep-copy requests holding the tool; the service holds a metering
+    # context variable and store connections, which cannot be copied and must not be.
+    from eden_memory.adapters.integrations.google_adk_agent import MemoryTool, TurnRecorder
+
+    service = EdenMemoryService(make_world().memory)
+    tool, recorder = MemoryTool(service), TurnRecorder(service)
+    copied_tool, copied_recorder = copy.deepcopy(tool), copy.deepcopy(recorder)
+
+    assert copied_tool is not tool
+    assert copied_tool.service is service
+    assert copied_recorder is not recorder
+    assert copied_recorder.service is service
+    assert copied_tool.name == tool.name == "search_facts"
 
 
 def test_events_become_messages_with_their_ids_times_and_authors() -> None:
