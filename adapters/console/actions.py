@@ -7,6 +7,7 @@ CSRF token (the guard has already refused read-only mode and other sites' reques
 from __future__ import annotations
 
 import hmac
+from urllib.parse import urlsplit
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -16,6 +17,8 @@ from eden_memory.adapters.console.memory import ConsoleMemory
 from eden_memory.adapters.console.params import required, scope_key, text
 from eden_memory.adapters.console.rendering import link
 from eden_memory.domain.errors import InvalidInputError
+
+BACK_PAGES = frozenset({"/agent", "/user", "/session"})
 
 
 class CsrfError(Exception):
@@ -37,9 +40,13 @@ def _memory(request: Request) -> ConsoleMemory:
 
 
 def _back(form: FormData, agent_id: str) -> str:
-    """Where to go after a write: a page of this console, or the agent's page."""
-    target = text(form, "back")
-    if target is None or not target.startswith("/") or target.startswith("//"):
+    """Where to go after a write: the scope page the form was on, or the agent's page.
+
+    Only those pages of this console: a ``back`` of ``//elsewhere`` or ``/\\elsewhere`` would
+    otherwise make the console redirect the browser to another site."""
+    target = text(form, "back") or ""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or parts.path not in BACK_PAGES or "\\" in target:
         return link("/agent", agent=agent_id)
     return target
 

@@ -15,6 +15,7 @@ from eden_memory.application.context import MemoryContext
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.erasure import Erasure
 from eden_memory.application.inspection import ConsolidationStatus, ScopeStats
+from eden_memory.application.management import Management
 from eden_memory.application.search import SearchResponse
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import NotFoundError
@@ -28,7 +29,7 @@ from eden_memory.domain.models import (
     SessionState,
 )
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
-from eden_memory.ports.stores import ListingPosition
+from eden_memory.ports.stores import ListingPosition, MemoryStore
 
 PREVIEW_SESSION = "console-preview"  # the session a preview names when the operator names none
 
@@ -47,6 +48,17 @@ class ConsoleMemory:
     def __init__(self, service: MemoryService, agents: Sequence[str]) -> None:
         self._service = service
         self.agents = tuple(check_id(a, "agent_id") for a in agents)
+
+    # The service's names, in one place. When management, stats, erasure and export move
+    # behind ``service.admin`` (issue 19), these two properties and the four calls of
+    # stats, status, erase_user and export below are what change.
+    @property
+    def _admin(self) -> Management:
+        return self._service.management
+
+    @property
+    def _store(self) -> MemoryStore:
+        return self._service.store
 
     def agent(self, agent_id: str) -> AgentId:
         """The agent, if the console was opened on it; "not found" otherwise."""
@@ -72,7 +84,7 @@ class ConsoleMemory:
         after: ListingPosition | None,
         limit: int,
     ) -> list[Fact]:
-        return await self._service.management.list_facts(
+        return await self._admin.list_facts(
             self.agent(agent_id),
             user_id=user_id,
             scope=scope,
@@ -82,44 +94,43 @@ class ConsoleMemory:
         )
 
     async def fact(self, agent_id: str, fact_id: str) -> Fact:
-        return await self._service.management.get_fact(self.agent(agent_id), fact_id)
+        return await self._admin.get_fact(self.agent(agent_id), fact_id)
 
     async def facts_by_id(self, agent_id: str, ids: Sequence[str]) -> list[Fact]:
         """The facts with these ids that belong to the agent (a superseding fact, say)."""
         agent = self.agent(agent_id)
-        found = await self._service.store.get_facts([FactId(check_id(i, "fact_id")) for i in ids])
+        found = await self._store.get_facts([FactId(check_id(i, "fact_id")) for i in ids])
         return [f for f in found if f.agent_id == agent]
 
     async def history(self, agent_id: str, fact_id: str) -> list[FactRevision]:
-        return await self._service.management.fact_history(self.agent(agent_id), fact_id)
+        return await self._admin.fact_history(self.agent(agent_id), fact_id)
 
     async def edit_fact(self, agent_id: str, fact_id: str, content: str) -> Fact:
         """The new text is re-embedded; the old one stays in the fact's history."""
-        management = self._service.management
-        return await management.edit_fact(self.agent(agent_id), fact_id, content, "console edit")
+        return await self._admin.edit_fact(self.agent(agent_id), fact_id, content, "console edit")
 
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:
-        await self._service.management.delete_fact(self.agent(agent_id), fact_id)
+        await self._admin.delete_fact(self.agent(agent_id), fact_id)
 
     # Reflections and blobs ---------------------------------------------------------
 
     async def buffered(self, key: ScopeKey) -> list[Reflection]:
         """The reflections awaiting consolidation in one scope, oldest first."""
-        return await self._service.management.list_reflections(self.agent(key.agent_id), key)
+        return await self._admin.list_reflections(self.agent(key.agent_id), key)
 
     async def edit_reflection(self, agent_id: str, reflection_id: str, content: str) -> None:
-        await self._service.management.edit_reflection(self.agent(agent_id), reflection_id, content)
+        await self._admin.edit_reflection(self.agent(agent_id), reflection_id, content)
 
     async def delete_reflection(self, agent_id: str, reflection_id: str) -> None:
-        await self._service.management.delete_reflection(self.agent(agent_id), reflection_id)
+        await self._admin.delete_reflection(self.agent(agent_id), reflection_id)
 
     async def blob(self, key: ScopeKey) -> ConsolidatedMemory:
         self.agent(key.agent_id)
-        return await self._service.management.get_consolidated(key)
+        return await self._admin.get_consolidated(key)
 
     async def replace_blob(self, key: ScopeKey, content: str) -> ConsolidatedMemory:
         self.agent(key.agent_id)
-        return await self._service.management.replace_consolidated(key, content)
+        return await self._admin.replace_consolidated(key, content)
 
     # Inspection --------------------------------------------------------------------
 
@@ -136,7 +147,7 @@ class ConsoleMemory:
     async def owners(self, agent_id: str) -> Owners:
         """Users and sessions with memory of their own (a blob or a buffer), sorted."""
         agent = self.agent(agent_id)
-        store = self._service.store
+        store = self._store
         keys = [b.key for b in await store.list_consolidated(agent)]
         keys += [r.key for r in await store.list_reflections(agent, None, False)]
         users = {k.user_id for k in keys if k.user_id is not None}
@@ -146,11 +157,11 @@ class ConsoleMemory:
     async def sessions_of(self, agent_id: str, user_id: str) -> list[SessionState]:
         agent = self.agent(agent_id)
         user = UserId(check_id(user_id, "user_id"))
-        return await self._service.store.sessions_of_user(agent, user)
+        return await self._store.sessions_of_user(agent, user)
 
     async def session(self, agent_id: str, session_id: str) -> SessionState | None:
         agent = self.agent(agent_id)
-        return await self._service.store.get_session(agent, SessionId(check_id(session_id)))
+        return await self._store.get_session(agent, SessionId(check_id(session_id)))
 
     # What the agent sees -----------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""A small, fixed memory to look at in the console: its tests, screenshots and benchmark use it.
+"""A small, fixed memory to look at in the console: its tests and screenshots use it.
 
 Agent ``nova`` with users ``alice`` and ``bob``: facts of both scopes (one retired and
 superseded, one holding markup that must show as text), blobs of each scope, buffered

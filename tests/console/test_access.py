@@ -140,7 +140,9 @@ def test_read_only_refuses_every_write_and_shows_no_form(path: str) -> None:
     assert answer.status_code == 403
     assert "read-only" in answer.text
     assert snapshot(world) == before
-    for page in ("/fact?agent=nova&id=f-email", "/user?agent=nova&user=alice", "/blob?agent=nova"):
+    pages = ["/fact?agent=nova&id=f-email", "/user?agent=nova&user=alice", "/blob?agent=nova"]
+    pages += ["/agent?agent=nova", "/session?agent=nova&session=s-alice-1"]
+    for page in [*pages, "/erase?agent=nova&user=alice"]:
         html = client.get(page).text
         assert re.search(r'method="post"', html) is None
         assert "read-only" in html

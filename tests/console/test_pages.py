@@ -233,3 +233,15 @@ def test_a_console_opened_on_both_agents_reaches_both(world: World) -> None:
     assert "launch code" in client.get("/fact?agent=orion&id=f-orion").text
     assert client.get("/fact?agent=nova&id=f-orion").status_code == 404
     assert MARKUP not in client.get("/fact?agent=nova&id=f-markup").text
+
+
+@pytest.mark.parametrize(
+    "back", ["//evil.example/x", "/\\evil.example", "http://evil.example/", "/fact/edit"]
+)
+def test_after_a_write_the_console_never_redirects_elsewhere(world: World, back: str) -> None:
+    client = signed_in(console(world))
+    csrf = csrf_of(client.get("/agent?agent=nova").text)
+    form = {"csrf": csrf, "agent": "nova", "id": "r-alice-1", "content": "x y", "back": back}
+    answer = client.post("/reflection/edit", data=form, headers={"origin": ORIGIN})
+    assert answer.status_code == 303
+    assert answer.headers["location"].startswith("/agent?agent=nova&note=")
