@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
-from eden_memory.application.reports import Usage
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.consolidation import replace_content
 from eden_memory.domain.errors import ConflictError, NotFoundError
@@ -94,7 +93,7 @@ class Management:
         text = single_line(content, max_words=self.settings.facts.max_words, what="fact")
         fact = await self._fact(*ids)
         space = await require_space(self.store, self.embedder)
-        [vector] = await embed(self.embedder, [text], Usage())
+        [vector] = await embed(self.embedder, [text])
         revised = fact.revised(text, self.clock.now(), reason, space=space)
         return await self.store.update_fact(revised, vector, fact.version)
 

@@ -143,7 +143,7 @@ async def measure(service: MemoryService, total: int, repeat: int) -> list[tuple
         (ScopeKey.agent(AGENT), "The agent's memory."),
         (ScopeKey.user(AGENT, USER), "u7's memory."),
     ]:
-        await service.management.replace_consolidated(key, text)
+        await service.admin.replace_consolidated(key, text)
     transport = httpx.ASGITransport(app=app)
     out = []
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:

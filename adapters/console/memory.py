@@ -11,11 +11,11 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from eden_memory.application.admin import Admin
 from eden_memory.application.context import MemoryContext
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.erasure import Erasure
 from eden_memory.application.inspection import ConsolidationStatus, ScopeStats
-from eden_memory.application.management import Management
 from eden_memory.application.search import SearchResponse
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import NotFoundError
@@ -49,16 +49,14 @@ class ConsoleMemory:
         self._service = service
         self.agents = tuple(check_id(a, "agent_id") for a in agents)
 
-    # The service's names, in one place. When management, stats, erasure and export move
-    # behind ``service.admin`` (issue 19), these two properties and the four calls of
-    # stats, status, erase_user and export below are what change.
+    # The service's names, in one place: administration is ``service.admin``.
     @property
-    def _admin(self) -> Management:
-        return self._service.management
+    def _admin(self) -> Admin:
+        return self._service.admin
 
     @property
     def _store(self) -> MemoryStore:
-        return self._service.store
+        return self._service.admin.store
 
     def agent(self, agent_id: str) -> AgentId:
         """The agent, if the console was opened on it; "not found" otherwise."""
@@ -137,12 +135,12 @@ class ConsoleMemory:
     async def stats(
         self, agent_id: str, user_id: str | None, session_id: str | None
     ) -> list[ScopeStats]:
-        return await self._service.stats(self.agent(agent_id), user_id, session_id)
+        return await self._admin.stats(self.agent(agent_id), user_id, session_id)
 
     async def status(
         self, agent_id: str, user_id: str | None, session_id: str | None
     ) -> list[ConsolidationStatus]:
-        return await self._service.consolidation_status(self.agent(agent_id), user_id, session_id)
+        return await self._admin.consolidation_status(self.agent(agent_id), user_id, session_id)
 
     async def owners(self, agent_id: str) -> Owners:
         """Users and sessions with memory of their own (a blob or a buffer), sorted."""
@@ -197,7 +195,7 @@ class ConsoleMemory:
     # A user's memory as a whole ----------------------------------------------------
 
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
-        return await self._service.erase_user(self.agent(agent_id), check_id(user_id, "user_id"))
+        return await self._admin.erase_user(self.agent(agent_id), check_id(user_id, "user_id"))
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
-        return self._service.export(self.agent(agent_id))
+        return self._admin.export(self.agent(agent_id))

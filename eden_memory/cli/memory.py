@@ -137,7 +137,7 @@ def stats(
     """Word counts, buffers, versions and fact counts per scope."""
 
     async def work(memory: MemoryService) -> None:
-        found = await memory.stats(agent, user, session)
+        found = await memory.admin.stats(agent, user, session)
         headers = (
             "scope",
             "blob words",
@@ -177,7 +177,7 @@ def consolidation_status(
     """Buffer size against threshold per scope."""
 
     async def work(memory: MemoryService) -> None:
-        found = await memory.consolidation_status(agent, user, session)
+        found = await memory.admin.consolidation_status(agent, user, session)
         data = [
             [s.key.as_text(), str(s.buffered), str(s.threshold), "yes" if s.due else "no"]
             for s in found
@@ -210,7 +210,7 @@ def export(
     async def work(memory: MemoryService) -> None:
         progress = Progress("export")
         lines = []
-        async for line in memory.export(agent):
+        async for line in memory.admin.export(agent):
             lines.append(line)
             progress.advance(1)
         progress.finish()
@@ -232,7 +232,7 @@ def import_(
 
     async def work(memory: MemoryService) -> None:
         progress = Progress("import", total=max(len(lines) - 1, 0))
-        report = await memory.import_lines(lines, on_progress=progress.advance)
+        report = await memory.admin.import_lines(lines, on_progress=progress.advance)
         progress.finish()
         dumped(dataclasses.asdict(report))
 
@@ -250,9 +250,9 @@ def reembed(
 
     async def work(memory: MemoryService) -> None:
         progress = Progress("re-embedding")
-        moved = await memory.reembed(agent, batch, progress.advance)
+        moved = await memory.admin.reembed(agent, batch, progress.advance)
         progress.finish()
-        say(f"re-embedded {moved} facts with {memory.embedder.space.model}")
+        say(f"re-embedded {moved} facts with {memory.admin.embedder.space.model}")
 
     ctx.ensure_object(State).run(work)
 

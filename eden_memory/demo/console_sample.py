@@ -60,12 +60,12 @@ def _reflection(key: ScopeKey, rid: str, content: str, hours_ago: int, now: date
 
 async def seed_sample(service: MemoryService) -> None:
     """Write the sample memory through the service (facts are embedded like any others)."""
-    await service.add_facts(_facts(service))
+    await service.admin.add_facts(_facts(service))
     other = {"content": "Orion's secret launch code is 0000", "scope": "agent"}
-    await service.add_facts(
+    await service.admin.add_facts(
         [{**other, "agent_id": OTHER_AGENT, "formed_at": service.clock.now(), "id": "f-orion"}]
     )
-    store, now = service.store, service.clock.now()
+    store, now = service.admin.store, service.clock.now()
     [old] = await store.get_facts([FactId("f-city")])
     moved = old.retired(now - timedelta(hours=5), "contradicted", FactId("f-city-new"))
     await store.update_fact(moved, None, old.version)
@@ -88,7 +88,7 @@ async def seed_sample(service: MemoryService) -> None:
         session: f"Planning a weekend trip; budget around 300 euros; the form said {MARKUP}.",
     }
     for key, content in blobs.items():
-        await service.management.replace_consolidated(key, content)
+        await service.admin.replace_consolidated(key, content)
     conversation = service.conversation(AGENT, SESSION, [ALICE])
     turn = [{"role": "user", "content": "Book me a train to Porto"}]
     await service.record_messages(conversation, turn, background=False)

@@ -49,6 +49,6 @@ def snapshot(world: World) -> list[str]:
     """Everything agent nova holds, as its export lines (the header's time left out)."""
 
     async def lines() -> list[str]:
-        return [line async for line in world.memory.export(AGENT)][1:]
+        return [line async for line in world.memory.admin.export(AGENT)][1:]
 
     return asyncio.run(lines())
