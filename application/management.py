@@ -28,7 +28,7 @@ from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import single_line
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, MemoryStore
+from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
 
 
 @dataclass
@@ -49,7 +49,9 @@ class Management:
         status: FactStatus | None = FactStatus.ACTIVE,
         limit: int = 100,
         offset: int = 0,
+        after: ListingPosition | None = None,
     ) -> list[Fact]:
+        """Newest first; ``after`` continues past the last fact of a page (keyset paging)."""
         agent = _agent(agent_id)
         user = check_optional_id(user_id, "user_id")
         query = FactQuery(
@@ -58,6 +60,7 @@ class Management:
             UserId(user) if user is not None else None,
             optional_member(FactStatus, status, "status"),
             *page(limit, offset),
+            after,
         )
         return await self.store.list_facts(query)
 

@@ -16,6 +16,7 @@ from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.cli import migrate
 from eden_memory.cli.calibrate import calibrate_command
+from eden_memory.cli.console import console_command
 from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
 from eden_memory.cli.local_llm import local_llm_command
@@ -279,6 +280,7 @@ def register(app: typer.Typer) -> None:
     app.command("import")(import_)
     app.command()(reembed)
     app.command("mcp")(mcp_command)
+    app.command("console")(console_command)
     app.command("local-llm")(local_llm_command)
     app.command("migrate-v1")(migrate.migrate_v1_command)
     app.command("rollback-v1")(migrate.rollback_v1_command)
