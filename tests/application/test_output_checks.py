@@ -293,7 +293,7 @@ async def test_notes_in_a_speakers_voice_are_refused_as_facts_are(
     assert whys["I will keep the answers short for Alice"].endswith(
         "a reflection names who it is about"
     )
-    notes = await world.memory.management.list_reflections("nova", include_absorbed=True)
+    notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
     assert sorted(n.content for n in notes) == [
         "Alice is planning the festival budget",
         "Alice wants short answers",
