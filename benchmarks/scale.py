@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import hashlib
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -244,8 +245,12 @@ async def open_and_search(path: Path) -> dict[str, float]:
     return {"open_first_s": elapsed, "rss_before_mb": before, "rss_after_mb": after}
 
 
-def disk_bytes(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+def disk_bytes(path: Path) -> tuple[int, int]:
+    """Bytes of the store: its file, WAL and vector files; and of the vector files alone."""
+    files = [p for p in path.parent.glob(path.name + "*") if p.is_file()]
+    vectors = [p for p in path.with_name(path.name + ".vectors").glob("*") if p.is_file()]
+    in_files = sum(p.stat().st_size for p in vectors)
+    return sum(p.stat().st_size for p in files) + in_files, in_files
 
 
 def p(values: list[float], q: int) -> float:
@@ -258,7 +263,7 @@ def report(
     times: dict[str, list[float]],
     rates: dict[int, float] | None,
     opened: dict[str, float],
-    disk: int,
+    disk: tuple[int, int],
 ) -> None:
     f32 = min(p(times["f32"], 50), p(times["f32-1"], 50))  # the faster of the two
     f16 = p(times["f16"], 50)
@@ -294,7 +299,11 @@ def report(
         f"target +{1.5 * half_mb + 200:,.0f} MB"
     )
     stored = built.facts + sum(INGEST_PLAN.values()) * bool(rates)
-    print(f"  disk {disk / stored:,.0f} bytes per fact ({disk / 2**20:,.0f} MB, {stored:,} facts)")
+    total, files = disk
+    print(
+        f"  disk {total / stored:,.0f} bytes per fact ({total / 2**20:,.0f} MB, {stored:,} facts;"
+        f" vector files {files / stored:,.0f} bytes per fact)"
+    )
 
 
 async def measure(label: str, built: Built, queries: int, with_ingest: bool) -> None:
@@ -316,9 +325,12 @@ async def measure(label: str, built: Built, queries: int, with_ingest: bool) -> 
 
 
 def remove(folder: Path, pattern: str) -> None:
-    """Free the disk a built store took (a 1M store is ~4 GB)."""
+    """Free the disk a built store took (a 1M store is ~4 GB), its vector files too."""
     for extra in folder.glob(pattern):
-        extra.unlink()
+        if extra.is_dir():
+            shutil.rmtree(extra)
+        else:
+            extra.unlink()
 
 
 def single_tenant(i: int) -> str | None:
