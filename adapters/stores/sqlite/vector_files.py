@@ -92,11 +92,18 @@ def file_row(conn: sqlite3.Connection, key: KeyCols, dtype: str) -> FileRow | No
 
 
 def load(
-    conn: sqlite3.Connection, folder: VectorFolder, key: KeyCols, space: EmbeddingSpace
+    conn: sqlite3.Connection,
+    folder: VectorFolder,
+    key: KeyCols,
+    space: EmbeddingSpace,
+    seq: int,
 ) -> tuple[FileRow | None, Log | None]:
-    """The partition as its file holds it, with the row; no log if the file is unusable."""
+    """The partition as its file holds it, with the row; no log if the file is unusable.
+
+    ``seq``: the partition's stamp now, in the caller's read transaction.
+    """
     row = file_row(conn, key, folder.dtype_name)
-    if row is None or not _usable(conn, row, space):
+    if row is None or not _usable(conn, row, space, seq):
         return row, None
     try:
         return row, read_log(file_path(folder, key, row.dtype), row.layout, row.bytes, row.written)
@@ -127,20 +134,22 @@ def snapshot(
 def adopt(conn: sqlite3.Connection, folder: VectorFolder, snap: Snapshot) -> bool:
     """Put a search's snapshot in place, caught up to now, unless the file changed meanwhile."""
     row = snap.row
-    with transaction(conn, write=True):
-        current = file_row(conn, row.key, row.dtype)
-        if (current.token if current else None) != snap.seen or not _usable(
-            conn, row, read_space(conn)
-        ):
-            snap.temp.unlink(missing_ok=True)
-            return False
-        caught = _catch_up(conn, snap.temp, row, _partition_seq(conn, row.key))
-        if caught is None:
-            snap.temp.unlink(missing_ok=True)
-            return False
-        os.replace(snap.temp, file_path(folder, row.key, row.dtype))
-        _save(conn, caught)
-        return True
+    try:
+        with transaction(conn, write=True):
+            current = file_row(conn, row.key, row.dtype)
+            now = _partition_seq(conn, row.key)
+            if (current.token if current else None) != snap.seen or not _usable(
+                conn, row, read_space(conn), now
+            ):
+                return False
+            caught = _catch_up(conn, snap.temp, row, now)
+            if caught is None:
+                return False
+            os.replace(snap.temp, file_path(folder, row.key, row.dtype))
+            _save(conn, caught)
+            return True
+    finally:
+        snap.temp.unlink(missing_ok=True)  # gone already when it was put in place
 
 
 def follow(
@@ -166,14 +175,20 @@ def follow(
                 _drop(conn, folder, row)
             continue
         for row in rows:
-            _follow_one(conn, folder, row, space, seq)
+            _follow_one(conn, folder, row, space, (old_seq, seq))
 
 
 def _follow_one(
-    conn: sqlite3.Connection, folder: VectorFolder, row: FileRow, space: EmbeddingSpace, seq: int
+    conn: sqlite3.Connection,
+    folder: VectorFolder,
+    row: FileRow,
+    space: EmbeddingSpace,
+    seqs: tuple[int, int],
 ) -> None:
+    """``seqs``: the partition's stamp before this transaction, and this transaction's."""
     path = file_path(folder, row.key, row.dtype)
-    caught = _catch_up(conn, path, row, seq) if _usable(conn, row, space) else None
+    usable = _usable(conn, row, space, seqs[0])
+    caught = _catch_up(conn, path, row, seqs[1]) if usable else None
     if caught is None:
         _drop(conn, folder, row)
     else:
@@ -260,10 +275,13 @@ def _changes_since(conn: sqlite3.Connection, row: FileRow) -> tuple[list[str], l
     return removed, ids, unit_rows(flat.copy()).astype(np.dtype(row.dtype).type)
 
 
-def _usable(conn: sqlite3.Connection, row: FileRow, space: EmbeddingSpace | None) -> bool:
-    """Of the store's space, and no older than the kept tombstones (its removals are known)."""
+def _usable(conn: sqlite3.Connection, row: FileRow, space: EmbeddingSpace | None, now: int) -> bool:
+    """Of the store's space, and either current (the partition's stamp is still ``now``) or
+    no older than the kept tombstones (the removals since are known)."""
     if space is None or (row.model, row.dim) != (space.model, space.dimension):
         return False
+    if row.seq == now:
+        return True
     (floor,) = conn.execute("SELECT value FROM counters WHERE name = 'tombstone_floor'").fetchone()
     return row.seq >= int(floor)
 

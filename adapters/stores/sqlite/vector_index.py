@@ -126,7 +126,7 @@ class VectorIndex:
         """From the partition's file if usable, else from the rows (and listed to save)."""
         if self._folder is None:
             return _load(conn, key, space, seq, self.scan.dtype)
-        row, log = vector_files.load(conn, self._folder, key, space)
+        row, log = vector_files.load(conn, self._folder, key, space, seq)
         if row is None or log is None:
             self._unsaved[key] = None if row is None else row.token
             return _load(conn, key, space, seq, self.scan.dtype)

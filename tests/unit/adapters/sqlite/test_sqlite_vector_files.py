@@ -242,3 +242,14 @@ async def test_a_partition_left_without_facts_loses_its_file(path: Path) -> None
         assert [h.id for h in await store.semantic_ranking([1, 0, 0], VIEWER, 5, space=SPACE)] == [
             "fact-9"
         ]
+
+
+async def test_an_unchanged_partition_keeps_its_file_past_the_tombstone_floor(path: Path) -> None:
+    async with await SqliteStore.open(path) as store:
+        await store.add_facts([fact(n) for n in range(10)], vectors(10))
+    query = [0.4, -0.2, 0.9]
+    expected = truth(path, query)
+    with sqlite3.connect(path) as raw:  # as after 10^9 writes elsewhere: old tombstones pruned
+        raw.execute("UPDATE counters SET value = 1000000000 WHERE name = 'tombstone_floor'")
+        raw.execute("UPDATE facts SET vec_model = 'elsewhere'")  # read from the rows: empty
+    assert await ranked(path, query) == expected  # nothing to replay, so the file holds
