@@ -66,6 +66,7 @@ class Log:
     ids: list[str]
     rows: Rows
     written: int  # rows in the file, including those replaced or removed since
+    positions: dict[str, int] | None = None  # each id's row in ``rows``, when known
 
 
 def header(layout: Layout) -> bytes:
@@ -126,7 +127,7 @@ def _replay(f: FileIO, layout: Layout, remaining: int, written: int) -> Log:
     if remaining != 0 or at != written:
         raise DamagedFile("the chunks do not end where the file's row says")
     if len(live) == written:  # nothing replaced or removed: the buffer is the partition
-        return Log(seq, order, buffer, written)
+        return Log(seq, order, buffer, written, live)
     keep = np.fromiter(sorted(live.values()), dtype=np.int64, count=len(live))
     return Log(seq, [order[i] for i in keep.tolist()], buffer[keep], written)
 

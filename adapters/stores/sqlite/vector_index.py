@@ -130,7 +130,7 @@ class VectorIndex:
         if row is None or log is None:
             self._unsaved[key] = None if row is None else row.token
             return _load(conn, key, space, seq, self.scan.dtype)
-        part = Partition(row.seq, log.ids, log.rows)
+        part = Partition(row.seq, log.ids, log.rows, log.positions)
         if row.seq != seq:
             _apply_changes(conn, key, space, part, seq)
         if log.written > 2 * part.size + COMPACT_SLACK:
