@@ -13,6 +13,7 @@ from eden_memory.adapters.stores.sqlite.fact_rows import (
     active_duplicate,
     fact_key,
     fetch_fact,
+    index_added,
     index_keywords,
     insert_fact,
     insert_params,
@@ -45,17 +46,18 @@ def add_facts(
     with writing(conn) as changes:
         admit_space(conn, space)
         after = last_pk(conn)
-        stored = _add_all(conn, changes, facts, rows) or [
-            _add_one(conn, changes, f, v) for f, v in zip(facts, rows, strict=True)
-        ]
+        if _add_all(conn, changes, facts, rows):
+            index_added(conn, after, facts)
+            return list(facts)
+        stored = [_add_one(conn, changes, f, v) for f, v in zip(facts, rows, strict=True)]
         index_keywords(conn, after)
         return stored
 
 
 def _add_all(
     conn: sqlite3.Connection, changes: Changes, facts: Sequence[Fact], rows: Matrix
-) -> list[Fact] | None:
-    """The whole batch in one statement; None (and nothing written) if any fact is refused,
+) -> bool:
+    """The whole batch in one statement; False (and nothing written) if any fact is refused,
     so that ``_add_one`` finds out which and what the store holds instead."""
     seq = changes.seq
     conn.execute("SAVEPOINT add_all")
@@ -66,11 +68,11 @@ def _add_all(
     if inserted != len(facts):
         conn.execute("ROLLBACK TO add_all")
         conn.execute("RELEASE add_all")
-        return None
+        return False
     conn.execute("RELEASE add_all")
     for key in {fact_key(f) for f in facts}:
         changes.facts(key)
-    return list(facts)
+    return True
 
 
 def _add_one(conn: sqlite3.Connection, changes: Changes, fact: Fact, vector: Vector) -> Fact:

@@ -239,15 +239,26 @@ def _catch_up(conn: sqlite3.Connection, path: Path, row: FileRow, seq: int) -> F
         return None
     pieces: list[Buffer] = chunk(seq, removed, ids, rows) if removed or ids else []
     try:
-        with path.open("r+b", buffering=0) as f:
-            if os.fstat(f.fileno()).st_size < row.bytes:
-                return None
-            f.seek(row.bytes)
-            for piece in pieces:
-                f.write(piece)
-    except OSError:
+        _write_at(path, row.bytes, pieces)
+    except (OSError, DamagedFile):
         return None
     return replace(row, seq=seq, bytes=row.bytes + size(pieces), written=row.written + len(ids))
+
+
+def _write_at(path: Path, offset: int, pieces: list[Buffer]) -> None:
+    """Write ``pieces`` from ``offset`` on, with plain system calls (a write per call adds
+    one of these: Python's buffered file objects cost more than the write itself)."""
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        if os.fstat(fd).st_size < offset:
+            raise DamagedFile("the file is shorter than its row says")
+        for piece in pieces:
+            while piece:
+                done = os.pwrite(fd, piece, offset)
+                offset += done
+                piece = memoryview(piece)[done:]
+    finally:
+        os.close(fd)
 
 
 def _changes_since(conn: sqlite3.Connection, row: FileRow) -> tuple[list[str], list[str], Rows]:
