@@ -26,5 +26,9 @@ for layer in LAYERS:
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={"eden_memory": ["py.typed"], "eden_memory.application": ["prompts/*.md"]},
+    package_data={
+        "eden_memory": ["py.typed"],
+        "eden_memory.application": ["prompts/*.md"],
+        "eden_memory.adapters.console": ["templates/*.html", "static/*"],
+    },
 )

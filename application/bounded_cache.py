@@ -9,7 +9,7 @@ Time is passed in (``now``), so the policy is tested without a clock.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from datetime import datetime, timedelta
 from typing import Generic, TypeVar
 
@@ -58,14 +58,6 @@ class BoundedCache(Generic[K, V]):
     def discard(self, key: K) -> None:
         if key in self._by_use:
             del self._by_use[key], self._by_age[key]
-
-    def discard_where(self, stale: Callable[[V], bool]) -> None:
-        for key in [k for k, v in self._by_use.items() if stale(v)]:
-            self.discard(key)
-
-    def clear(self) -> None:
-        self._by_use.clear()
-        self._by_age.clear()
 
     def oldest(self) -> datetime | None:
         """When the oldest entry held was stored (None when empty)."""

@@ -1,4 +1,7 @@
-"""Calling the LLM and the embedder with accounting and one retry on unusable output."""
+"""Calling the LLM and the embedder: one retry on unusable output, a check on the vectors.
+
+Nothing is counted here: the service's clients are metered (``application.metering``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidLLMOutputError, ProviderError
 from eden_memory.domain.model_choice import ModelRole, model_for
 from eden_memory.domain.settings import ModelSettings
@@ -33,7 +35,6 @@ class ModelRouter:
         system: str,
         prompt: str,
         schema: type[T],
-        usage: Usage,
         retries_on_invalid: int = 1,
     ) -> T:
         """One structured call; an unusable answer is asked again, then raised."""
@@ -42,20 +43,17 @@ class ModelRouter:
             try:
                 result = await self.clients[role].generate(request, schema)
             except InvalidLLMOutputError:
-                usage.add_llm(purpose, 0, 0)
                 if attempt == retries_on_invalid:
                     raise
                 continue
-            usage.add_llm(purpose, result.input_tokens, result.output_tokens)
             return result.value
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-async def embed(embedder: Embedder, texts: Sequence[str], usage: Usage) -> list[list[float]]:
+async def embed(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
     if not texts:
         return []
     result = await embedder.embed(list(texts))
-    usage.add_embedding(len(texts), result.input_tokens)
     if len(result.vectors) != len(texts):
         raise ProviderError(
             f"the embedder returned {len(result.vectors)} vectors for {len(texts)} texts"

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.consolidation import consolidation_prompt
-from eden_memory.application.reports import ConsolidationOutcome, Usage
+from eden_memory.application.reports import ConsolidationOutcome
 from eden_memory.application.schemas import ConsolidatedText
 from eden_memory.domain.consolidation import (
     ConsolidationPlan,
@@ -40,7 +40,7 @@ class Consolidator:
     settings: ConsolidationSettings
 
     async def consolidate(
-        self, key: ScopeKey, role: ModelRole, usage: Usage, force: bool = False
+        self, key: ScopeKey, role: ModelRole, force: bool = False
     ) -> ConsolidationOutcome | None:
         """Consolidate one key if due. Returns None when there was nothing to do.
 
@@ -54,9 +54,7 @@ class Consolidator:
         if plan is None:
             return None
         system, prompt = consolidation_prompt(plan.current, plan.reflections)
-        answer = await self.models.ask(
-            role, "consolidation", system, prompt, ConsolidatedText, usage
-        )
+        answer = await self.models.ask(role, "consolidation", system, prompt, ConsolidatedText)
         echoed = echoed_scaffolding(
             answer.content, scaffolding_of(f"{system}\n{prompt}", plan.carried)
         )
@@ -75,13 +73,13 @@ class Consolidator:
         )
 
     async def consolidate_all(
-        self, keys: Sequence[ScopeKey], role: ModelRole, usage: Usage, force: bool = False
+        self, keys: Sequence[ScopeKey], role: ModelRole, force: bool = False
     ) -> list[ConsolidationOutcome]:
         """Every due key, concurrently. A key that fails — with any ``Exception``, a bug in a
         client library included — is reported as failed with its buffer left as it was, and
         the others go on; only cancellation and interrupts (``BaseException``) propagate."""
         results = await asyncio.gather(
-            *(self.consolidate(key, role, usage, force) for key in keys), return_exceptions=True
+            *(self.consolidate(key, role, force) for key in keys), return_exceptions=True
         )
         outcomes: list[ConsolidationOutcome] = []
         for key, result in zip(keys, results, strict=True):

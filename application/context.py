@@ -1,8 +1,9 @@
 """Context assembly, the hot path: the memory XML for a prompt, cached per session.
 
 A cached context is served for ``cache_ttl_seconds`` unless the memory it was built from
-changed. Changes made in this process invalidate at once; changes made by other sessions or
-processes are noticed through the store's revision counters (one small read per prompt).
+changed: every change, made in this process or another, moves the store's revision counter
+of the keys it touched, and each prompt reads those counters (one small read) before serving
+from the cache. Nothing is invalidated by hand (``tests/application/test_context_freshness``).
 The cache holds at most ``cache_max_entries`` contexts and none past its TTL (see
 ``bounded_cache``), so serving many sessions for hours keeps memory flat.
 """
@@ -74,14 +75,6 @@ class ContextAssembler:
         context = await self._build(scopes, now)
         self.cache.put(cache_key, _Entry(context, revisions), now)
         return context
-
-    def invalidate(self, keys: Sequence[ScopeKey]) -> None:
-        """Drop cached contexts built from any of these keys (changes made in this process)."""
-        changed = set(keys)
-        self.cache.discard_where(lambda entry: not changed.isdisjoint(entry.context.keys))
-
-    def clear(self) -> None:
-        self.cache.clear()
 
     async def _build(self, scopes: ActiveScopes, now: datetime) -> MemoryContext:
         keys = scopes.keys()

@@ -31,8 +31,12 @@ class Conversation:
     def scopes(self, settings: MemorySettings) -> ActiveScopes:
         return resolve_scopes(settings.enabled, self.agent, self.session)
 
+    def reflection_role(self, settings: MemorySettings) -> ModelRole:
+        """The model role of this conversation's reflections (premium by tier or preview)."""
+        return reflection_role(self.tier, self.preview, settings.models)
+
     def profile(self, settings: MemorySettings) -> SessionProfile:
-        role = reflection_role(self.tier, self.preview, settings.models)
+        role = self.reflection_role(settings)
         return SessionProfile(
             agent_id=AgentId(self.session.agent_id),
             session_id=SessionId(self.session.session_id),

@@ -209,7 +209,7 @@ async def _write(
     facts = [f for _, f in pending if f.id not in taken]
     if not facts:
         return
-    vectors = await embed(embedder, [f.content for f in facts], report.usage)
+    vectors = await embed(embedder, [f.content for f in facts])
     stored = await store.add_facts(facts, vectors)
     for new, kept in zip(facts, stored, strict=True):
         if kept.id == new.id:

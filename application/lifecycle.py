@@ -11,12 +11,14 @@ from eden_memory.application.background import BackgroundTasks
 from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.formation.pipeline import Formation, Trigger
+from eden_memory.application.metering import UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport, Usage
 from eden_memory.domain.ids import AgentId, SessionId
-from eden_memory.domain.model_choice import reflection_role
 from eden_memory.domain.models import Message, SessionState
+from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import cold_cutoff, formation_due, weighted_tokens
-from eden_memory.ports.stores import PendingMessage
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.stores import PendingMessage, SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +37,12 @@ class Recorded:
 @dataclass
 class Lifecycle:
     formation: Formation
+    consolidator: Consolidator
+    store: SessionStore
+    clock: Clock
+    settings: MemorySettings
     tasks: BackgroundTasks
+    meter: UsageMeter
     on_report: Callable[[FormationReport], None] = lambda report: None
 
     async def start(self, conversation: Conversation) -> SessionState | None:
@@ -46,13 +53,12 @@ class Lifecycle:
         self, conversation: Conversation, messages: Sequence[Message], background: bool = True
     ) -> Recorded:
         """Store a turn's messages; start a formation off the caller's path when one is due."""
-        s = self.formation.settings
+        s = self.settings
         if not s.enabled:
             return Recorded(None, False)
         pending = [PendingMessage(m, weighted_tokens([m], s.formation)) for m in messages]
-        store = self.formation.store
-        now = self.formation.clock.now()
-        state = await store.record_messages(conversation.profile(s), pending, now)
+        now = self.clock.now()
+        state = await self.store.record_messages(conversation.profile(s), pending, now)
         if not formation_due(state.pending_messages, state.pending_tokens, s.formation):
             return Recorded(state, False, len(pending))
         work = self.form(state.agent_id, state.session_id, Trigger.DUE)
@@ -63,7 +69,7 @@ class Lifecycle:
         return Recorded(state, True, len(pending))
 
     async def form(
-        self, agent_id: str, session_id: str, trigger: Trigger
+        self, agent_id: AgentId, session_id: SessionId, trigger: Trigger
     ) -> FormationReport | None:
         report = await self.formation.run(agent_id, session_id, trigger)
         if report is not None:
@@ -77,17 +83,20 @@ class Lifecycle:
         be) has no messages and only the consolidations, so a failure is reported either way.
         """
         ids = conversation.session
-        f = self.formation
-        await f.store.end_session(AgentId(ids.agent_id), SessionId(ids.session_id), f.clock.now())
+        await self.store.end_session(ids.agent_id, ids.session_id, self.clock.now())
         report = await self.form(ids.agent_id, ids.session_id, Trigger.END)
         if report is not None:
             return report
-        usage = Usage()
-        outcomes = await self._consolidate(conversation, True, usage)
+        with self.meter.scope() as spent:
+            outcomes = await self._consolidate(conversation, True)
         if not outcomes:
             return None
         report = FormationReport(
-            ids.agent_id, ids.session_id, Trigger.END.value, consolidations=outcomes, usage=usage
+            ids.agent_id,
+            ids.session_id,
+            Trigger.END.value,
+            consolidations=outcomes,
+            usage=Usage.of(spent.snapshot()),
         )
         self.on_report(report)
         return report
@@ -97,28 +106,22 @@ class Lifecycle:
     ) -> list[ConsolidationOutcome]:
         """Consolidate the conversation's due buffers (every non-empty one with ``force``);
         a failed scope is an outcome with status ``failed`` and its buffer kept."""
-        return await self._consolidate(conversation, force, Usage())
+        return await self._consolidate(conversation, force)
 
     async def _consolidate(
-        self, conversation: Conversation, force: bool, usage: Usage
+        self, conversation: Conversation, force: bool
     ) -> list[ConsolidationOutcome]:
-        f = self.formation
-        scopes = conversation.scopes(f.settings)
-        role = reflection_role(conversation.tier, conversation.preview, f.settings.models)
-        consolidator = Consolidator(f.store, f.models, f.clock, f.settings.consolidation)
-        try:
-            return await consolidator.consolidate_all(scopes.keys(), role, usage, force=force)
-        finally:
-            f.on_change(scopes.keys())
+        scopes = conversation.scopes(self.settings)
+        role = conversation.reflection_role(self.settings)
+        return await self.consolidator.consolidate_all(scopes.keys(), role, force=force)
 
     async def process_cold(
         self, now: datetime | None = None, limit: int = 100
     ) -> list[FormationReport]:
         """Form every cold session once; safe to run from several schedulers at the same time."""
-        f = self.formation
-        at = now or f.clock.now()
-        s = f.settings.formation
-        cold = await f.store.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
+        at = now or self.clock.now()
+        s = self.settings.formation
+        cold = await self.store.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
         reports: list[FormationReport] = []
         for state in cold:
             try:

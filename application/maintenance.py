@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from eden_memory.application.calls import embed
-from eden_memory.application.reports import Usage
 from eden_memory.domain.ids import AgentId
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
@@ -31,7 +30,7 @@ async def reembed(
             page = await store.list_facts(query)
             if not page:
                 break
-            vectors = await embed(embedder, [f.content for f in page], Usage())
+            vectors = await embed(embedder, [f.content for f in page])
             await store.reembed_facts(
                 embedder.space, {f.id: v for f, v in zip(page, vectors, strict=True)}
             )

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
-from eden_memory.application.reports import Usage
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.consolidation import replace_content
 from eden_memory.domain.errors import ConflictError, NotFoundError
@@ -29,7 +28,7 @@ from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import single_line
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, MemoryStore
+from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
 
 
 @dataclass
@@ -50,7 +49,9 @@ class Management:
         status: FactStatus | None = FactStatus.ACTIVE,
         limit: int = 100,
         offset: int = 0,
+        after: ListingPosition | None = None,
     ) -> list[Fact]:
+        """Newest first; ``after`` continues past the last fact of a page (keyset paging)."""
         agent = _agent(agent_id)
         user = check_optional_id(user_id, "user_id")
         query = FactQuery(
@@ -59,6 +60,7 @@ class Management:
             UserId(user) if user is not None else None,
             optional_member(FactStatus, status, "status"),
             *page(limit, offset),
+            after,
         )
         return await self.store.list_facts(query)
 
@@ -91,7 +93,7 @@ class Management:
         text = single_line(content, max_words=self.settings.facts.max_words, what="fact")
         fact = await self._fact(*ids)
         space = await require_space(self.store, self.embedder)
-        [vector] = await embed(self.embedder, [text], Usage())
+        [vector] = await embed(self.embedder, [text])
         revised = fact.revised(text, self.clock.now(), reason, space=space)
         return await self.store.update_fact(revised, vector, fact.version)
 

@@ -15,7 +15,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from eden_memory.application.calls import embed
-from eden_memory.application.reports import Usage
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
@@ -131,7 +130,7 @@ async def import_records(
             for i, (f, v) in enumerate(batch)
             if f.embedding_space != space or v is None or len(v) != space.dimension
         ]
-        fresh = await embed(embedder, [batch[i][0].content for i in redo], Usage())
+        fresh = await embed(embedder, [batch[i][0].content for i in redo])
         vectors = [v or [] for _, v in batch]
         facts = [f for f, _ in batch]
         for i, vector in zip(redo, fresh, strict=True):

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from eden_memory.domain.dedup import Override
+from eden_memory.domain.usage import UsageSnapshot
 
 
 @dataclass
 class Usage:
-    """LLM and embedding work, counted at the application's call sites."""
+    """LLM and embedding work of one piece of work (a formation, an ingestion), read from its
+    metering scope; failed calls count as calls, as providers bill them."""
 
     llm_calls: int = 0
     input_tokens: int = 0
@@ -18,16 +20,17 @@ class Usage:
     texts_embedded: int = 0
     llm_calls_by_purpose: dict[str, int] = field(default_factory=dict)
 
-    def add_llm(self, purpose: str, input_tokens: int, output_tokens: int) -> None:
-        self.llm_calls += 1
-        self.input_tokens += input_tokens
-        self.output_tokens += output_tokens
-        self.llm_calls_by_purpose[purpose] = self.llm_calls_by_purpose.get(purpose, 0) + 1
-
-    def add_embedding(self, texts: int, tokens: int) -> None:
-        self.embedding_calls += 1
-        self.texts_embedded += texts
-        self.input_tokens += tokens
+    @classmethod
+    def of(cls, spent: UsageSnapshot) -> Usage:
+        llm, embedding = spent.llm_total, spent.embedding_total
+        return cls(
+            llm_calls=llm.calls,
+            input_tokens=llm.input_tokens + embedding.input_tokens,
+            output_tokens=llm.output_tokens,
+            embedding_calls=embedding.calls,
+            texts_embedded=embedding.texts,
+            llm_calls_by_purpose={p: t.calls for p, t in spent.llm_by_purpose().items()},
+        )
 
 
 @dataclass(frozen=True)

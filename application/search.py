@@ -19,7 +19,6 @@ from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
-from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
@@ -38,7 +37,7 @@ from eden_memory.domain.settings import SearchSettings
 from eden_memory.domain.temporal import TimeFilter
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactStore, RankedFact
+from eden_memory.ports.stores import FactStore
 
 
 class SearchMode(StrEnum):
@@ -184,7 +183,7 @@ class FactSearch:
         if mode is SearchMode.KEYWORD:
             return [None] * len(queries)
         started = time.perf_counter()
-        vectors = await embed(self.embedder, queries, Usage())
+        vectors = await embed(self.embedder, queries)
         seconds["embed_queries"] = time.perf_counter() - started
         return list(vectors)
 
@@ -198,12 +197,10 @@ class FactSearch:
         rule: FusionRule,
     ) -> tuple[QueryDebug, list[FusedHit]]:
         depth = k * self.settings.candidates_per_list
-        sem, kw = await asyncio.gather(
+        sem_hits, kw_hits = await asyncio.gather(
             self._semantic(vector, visibility, depth, mode),
             self._keyword(query, visibility, depth, mode),
         )
-        sem_hits = [Hit(r.id, r.score) for r in sem]
-        kw_hits = [Hit(r.id, r.score) for r in kw]
         if mode is SearchMode.SEMANTIC:
             fused = single(sem_hits, rule.semantic_threshold, semantic=True)
         elif mode is SearchMode.KEYWORD:
@@ -217,7 +214,7 @@ class FactSearch:
 
     async def _semantic(
         self, vector: list[float] | None, visibility: FactVisibility, depth: int, mode: SearchMode
-    ) -> list[RankedFact]:
+    ) -> list[Hit]:
         if vector is None or mode is SearchMode.KEYWORD:
             return []
         # The store refuses a query of another space than its own (no round trip of ours).
@@ -227,7 +224,7 @@ class FactSearch:
 
     async def _keyword(
         self, query: str, visibility: FactVisibility, depth: int, mode: SearchMode
-    ) -> list[RankedFact]:
+    ) -> list[Hit]:
         if mode is SearchMode.SEMANTIC:
             return []
         return await self.store.keyword_ranking(query, visibility, depth)

@@ -2,40 +2,32 @@
 
 A host needs only this: the memory context for a prompt, recording messages after a turn
 (formation runs in the background when due), ``search_facts`` for the tool call, session
-end, cold-session processing for a scheduler, and the management calls.
+end and cold-session processing for a scheduler. Everything done outside a conversation
+(records, stats, erasure, export and import, ingestion, re-embedding) is ``memory.admin``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from eden_memory.application.access import AccessTracker
+from eden_memory.application.admin import Admin
 from eden_memory.application.background import BackgroundTasks
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter
+from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.context import ContextAssembler, MemoryContext
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.erasure import Erasure, erase_user
 from eden_memory.application.formation.pipeline import Formation, Trigger
-from eden_memory.application.ingestion import FactInput, IngestReport, ingest_facts
-from eden_memory.application.inspection import (
-    ConsolidationStatus,
-    ScopeStats,
-    consolidation_status,
-    scope_stats,
-)
 from eden_memory.application.lifecycle import Lifecycle, Recorded
-from eden_memory.application.maintenance import reembed
-from eden_memory.application.management import Management
 from eden_memory.application.messages import HostMessage, to_messages
-from eden_memory.application.portability import ImportReport, export_agent, import_records
+from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
-from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId, check_id, check_id_list
+from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId, check_id_list
 from eden_memory.domain.model_choice import ModelRole
-from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey, SessionIdentity
+from eden_memory.domain.scopes import AgentMemoryConfig, SessionIdentity
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
@@ -54,33 +46,48 @@ class MemoryService:
         clock: Clock,
         settings: MemorySettings | None = None,
         on_report: Callable[[FormationReport], None] | None = None,
+        meter: UsageMeter | None = None,
     ) -> None:
         self.settings = settings or MemorySettings()
-        self.store = store
         self.clock = clock
+        # Every call is metered here, once (the host's meter, or one of the service's own).
+        used = meter or UsageMeter()
+        embedder = MeteredEmbedder(embedder, used)
         models = (
-            ModelRouter(dict(llm), self.settings.models)
+            ModelRouter(
+                {role: MeteredLLM(c, used) for role, c in llm.items()}, self.settings.models
+            )
             if isinstance(llm, Mapping)
-            else ModelRouter.single(llm, self.settings.models)
+            else ModelRouter.single(MeteredLLM(llm, used), self.settings.models)
         )
         self._context = ContextAssembler(store, clock, self.settings)
         calibrations = Calibrations(embedder)
+        # One consolidator, for formations and for the session's own consolidations.
+        consolidator = Consolidator(store, models, clock, self.settings.consolidation)
         formation = Formation(
-            store, embedder, models, clock, self.settings, calibrations, self._context.invalidate
+            store, embedder, models, clock, self.settings, calibrations, consolidator, used
         )
-        self.background = BackgroundTasks()
+        self._background = BackgroundTasks()
         self._access = AccessTracker(store)
         self._search = FactSearch(
             store, embedder, clock, self.settings.search, calibrations, track=self._track_access
         )
         self.reports: list[FormationReport] = []
-        self._lifecycle = Lifecycle(formation, self.background, self._keep(on_report))
-        self.management = Management(store, embedder, clock, self.settings)
-        self.embedder = embedder
+        self._lifecycle = Lifecycle(
+            formation,
+            consolidator,
+            store,
+            clock,
+            self.settings,
+            self._background,
+            used,
+            self._keep(on_report),
+        )
+        self.admin = Admin(store, embedder, clock, self.settings, used)
 
     def _track_access(self, ids: list[FactId], now: datetime) -> None:
         if self._access.record(ids, now):
-            self.background.spawn(self._access.flush(), name="record-access")
+            self._background.spawn(self._access.flush(), name="record-access")
 
     def _keep(
         self, hook: Callable[[FormationReport], None] | None
@@ -108,7 +115,7 @@ class MemoryService:
         )
         users = check_id_list(user_ids, "user_ids", "user_id")
         identity = SessionIdentity(
-            config.agent_id, SessionId(session_id), tuple(UserId(u) for u in users)
+            AgentId(config.agent_id), SessionId(session_id), tuple(UserId(u) for u in users)
         )
         return Conversation(config, identity, tier, preview)
 
@@ -184,88 +191,11 @@ class MemoryService:
 
     async def wait_for_background(self) -> None:
         """Wait for background work (formations, access counts) to finish (tests, shutdown)."""
-        await self.background.drain()
+        await self._background.drain()
         await self._access.flush()
 
     async def aclose(self) -> None:
         await self.wait_for_background()
-
-    # Inspection and portability -------------------------------------------------------
-
-    def keys_for(
-        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
-    ) -> list[ScopeKey]:
-        keys = [ScopeKey.agent(agent_id)]
-        if user_id is not None:
-            keys.append(ScopeKey.user(agent_id, user_id))
-        if session_id is not None:
-            keys.append(ScopeKey.session(agent_id, session_id))
-        return keys
-
-    async def stats(
-        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
-    ) -> list[ScopeStats]:
-        return await scope_stats(
-            self.store, self.settings, self.keys_for(agent_id, user_id, session_id)
-        )
-
-    async def consolidation_status(
-        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
-    ) -> list[ConsolidationStatus]:
-        keys = self.keys_for(agent_id, user_id, session_id)
-        return await consolidation_status(self.store, self.settings, keys)
-
-    async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
-        """Remove all memory of one user with one agent (GDPR-style erasure)."""
-        report = await erase_user(self.store, agent_id, user_id)
-        self._context.clear()
-        return report
-
-    async def reembed(
-        self,
-        agent_ids: Sequence[str],
-        batch_size: int = 256,
-        on_progress: Callable[[int], None] | None = None,
-    ) -> int:
-        """Move these agents' facts to this service's embedder (after changing models)."""
-        agents = check_id_list(agent_ids, "agent_ids", "agent_id")
-        moved = await reembed(self.store, self.embedder, agents, batch_size, on_progress)
-        self._context.clear()
-        return moved
-
-    def export(self, agent_id: str) -> AsyncIterator[str]:
-        """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
-        return export_agent(self.store, check_id(agent_id, "agent_id"), self.clock.now())
-
-    async def add_facts(
-        self,
-        items: Iterable[FactInput | Mapping[str, Any]],
-        *,
-        batch_size: int = 256,
-        max_words: int | None = None,
-        on_progress: Callable[[int], None] | None = None,
-    ) -> IngestReport:
-        """Store facts the host already has, with no LLM: validated, deduplicated by content
-        hash, embedded ``batch_size`` at a time. Bad items are rejected one by one, with reasons."""
-        report = await ingest_facts(
-            self.store,
-            self.embedder,
-            self.clock,
-            items,
-            batch_size,
-            max_words=max_words,
-            on_progress=on_progress,
-        )
-        self._context.clear()
-        return report
-
-    async def import_lines(
-        self, lines: Iterable[str], on_progress: Callable[[int], None] | None = None
-    ) -> ImportReport:
-        """Import an export (validated in full first); ``on_progress`` gets facts written."""
-        report = await import_records(self.store, self.embedder, lines, on_progress)
-        self._context.clear()
-        return report
 
 
 __all__ = ["MemoryService"]

@@ -55,7 +55,7 @@ async def remembering(settings: MemorySettings, clock: FakeClock) -> MemoryServi
     store = InMemoryStore()
     memory = MemoryService(store, KeywordEmbedder(), ScriptedLLM([]), clock, settings)
     key = ScopeKey.agent(AGENT.agent_id)
-    await memory.management.replace_consolidated(key, "- " + " ".join(["policy"] * 250))
+    await memory.admin.replace_consolidated(key, "- " + " ".join(["policy"] * 250))
     notes = [
         Reflection.in_scope(
             key, id=f"note-{i}", content=f"a recent note {i}", formed_at=START, created_at=START
@@ -72,7 +72,7 @@ async def remembering(settings: MemorySettings, clock: FakeClock) -> MemoryServi
         }
         for i in range(40)
     ]
-    await memory.add_facts(facts)
+    await memory.admin.add_facts(facts)
     return memory
 
 

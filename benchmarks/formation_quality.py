@@ -150,7 +150,7 @@ def account(run: SessionRun, reports: Sequence[FormationReport], embed_tokens: i
 
 async def formed_facts(memory: MemoryService, sample: Sample) -> list[FormedFact]:
     """The conversation's active facts, each with the LoCoMo session it was formed from."""
-    facts = await memory.management.list_facts(AGENT, limit=10_000)
+    facts = await memory.admin.list_facts(AGENT, limit=10_000)
     return [
         FormedFact(
             sample.sample_id,

@@ -25,7 +25,7 @@ from benchmarks.locomo import AGENT, DEFAULT_DATA, eden_index
 from benchmarks.locomo_data import KS, Question, Sample, load, recall_at
 from eden_memory.adapters.embedders.local import LocalEmbedder
 from eden_memory.application.calibration import Calibrations
-from eden_memory.domain.ids import FactId, MessageId
+from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
 from eden_memory.domain.ranking import Fusion, FusionRule, FusionWeights, Hit, fuse, single
 from eden_memory.domain.scopes import AgentMemoryConfig, SessionIdentity, resolve_scopes
 from eden_memory.domain.settings import MemorySettings
@@ -53,12 +53,12 @@ async def collect(
 ) -> tuple[list[Lists], float, float]:
     embedder = LocalEmbedder()
     memory, _, _ = await eden_index(folder / f"{corpus}.db", embedder, samples, corpus)
-    store = memory.store
+    store = memory.admin.store
     floor = (await Calibrations(embedder).current()).search_floor
     out: list[Lists] = []
     settings = MemorySettings()
     for sample in samples:
-        identity = SessionIdentity(AGENT, "fusion", (sample.sample_id,))
+        identity = SessionIdentity(AgentId(AGENT), SessionId("fusion"), (UserId(sample.sample_id),))
         scopes = resolve_scopes(settings.enabled, AgentMemoryConfig(AGENT), identity)
         for q in sample.questions:
             [vector] = (await embedder.embed([q.text])).vectors

@@ -153,7 +153,7 @@ async def eden_index(
     store = await SqliteStore.open(path)
     memory = MemoryService(store, embedder, ScriptedLLM([]), SystemClock())
     start = time.perf_counter()
-    report = await memory.add_facts(fact_items(samples, corpus))
+    report = await memory.admin.add_facts(fact_items(samples, corpus))
     return memory, report, time.perf_counter() - start
 
 
@@ -327,7 +327,9 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                         Run(name, corpus, "eden-memory", eden_search(memory, mode, thresholds))
                     )
             # The other fusion, as the seeds had it: equal-weight RRF with its 0.015 floor.
-            rrf = MemoryService(memory.store, embedder, ScriptedLLM([]), SystemClock(), SEEDS_RRF)
+            rrf = MemoryService(
+                memory.admin.store, embedder, ScriptedLLM([]), SystemClock(), SEEDS_RRF
+            )
             runs.append(
                 Run(
                     f"eden {corpus} hybrid-rrf on",
@@ -336,7 +338,9 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                     eden_search(rrf, SearchMode.HYBRID, True),
                 )
             )
-            plain = MemoryService(memory.store, embedder, ScriptedLLM([]), SystemClock(), NO_RAISES)
+            plain = MemoryService(
+                memory.admin.store, embedder, ScriptedLLM([]), SystemClock(), NO_RAISES
+            )
             runs.append(
                 Run(
                     f"eden {corpus} hybrid-no-raise on",
@@ -357,7 +361,7 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 await probe.ask(question)
         for memory in memories:
             await memory.aclose()
-            await memory.store.close()
+            await memory.admin.store.close()
     results["runs"] = {run.name: run.summary() for run in runs}
     results["latency_probes_ms"] = {probe.name: probe.summary() for probe in probes}
     compare(results)

@@ -213,7 +213,7 @@ async def ingest_rates(
         ]
         started = time.perf_counter()
         for at in range(0, total, per_call):
-            await memory.add_facts(items[at : at + per_call], batch_size=min(per_call, 2048))
+            await memory.admin.add_facts(items[at : at + per_call], batch_size=min(per_call, 2048))
         rates[per_call] = total / (time.perf_counter() - started)
         start += total
     return rates

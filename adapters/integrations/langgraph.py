@@ -1,10 +1,11 @@
-"""Memory for a LangGraph agent (extra ``langgraph``): a prompt, the tool and a record node.
+"""Memory for a LangGraph graph (extra ``langgraph``): a prompt, the tool and a record node.
 
-``GraphMemory(memory, conversation)`` gives a graph what it needs::
+LangChain's ``create_agent`` takes all three as one middleware (``langchain_agent``).
+``GraphMemory(memory, conversation)`` gives a graph of your own what it needs::
 
     memory_for = GraphMemory(memory, chat)
-    agent = create_react_agent(model, [*tools, memory_for.tool()], prompt=memory_for.prompt)
-    ...
+    messages = await memory_for.prompt.ainvoke(state)   # in the model node
+    graph.add_node("tools", ToolNode([*tools, memory_for.tool()]))
     graph.add_node("remember", memory_for.record)   # or: await memory_for.record(state)
 
 ``prompt`` (a runnable) puts the ``<MemoryContext>`` in a system message before the state's
@@ -52,7 +53,8 @@ class GraphMemory:
     @property
     def prompt(self) -> Runnable[Any, list[BaseMessage]]:
         """The state's messages after a system message with the instructions and the context
-        (``create_react_agent(prompt=...)``; in a node of your own, ``await prompt.ainvoke``)."""
+        (in a node of your own, ``await prompt.ainvoke(state)``; or the deprecated
+        ``create_react_agent(prompt=...)``)."""
 
         async def build(state: Mapping[str, Any]) -> list[BaseMessage]:
             xml = (await self.memory.get_context(self.conversation)).xml

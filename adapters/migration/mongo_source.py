@@ -12,8 +12,8 @@ from typing import Any
 
 from bson import ObjectId
 
-from eden_memory.application.migration.ports import AGENTS, SESSIONS, USERS, V1Doc
-from eden_memory.application.migration.values import source_id, valid_id
+from eden_memory.domain.v1_values import source_id, valid_id
+from eden_memory.ports.migration import AGENTS, SESSIONS, USERS, V1Doc
 
 COLLECTIONS = (USERS, AGENTS, SESSIONS)
 

@@ -1,37 +1,17 @@
 """Cross-cutting wrappers: each implements a port around another adapter of that port.
 
-Retry, concurrency limits and usage accounting live here once instead of inside every
-adapter; the composition root stacks them, for example
-``MeteredLLM(LimitedLLM(GeminiLLM(...), gemini_semaphore), meter)``.
+Concurrency limits live here once instead of inside every adapter (retry is one
+``RetryPolicy`` each provider adapter runs its attempts through; usage is metered by the
+service itself, ``application.metering``); the composition root stacks them, for example
+``LimitedLLM(GeminiLLM(...), gemini_semaphore)``.
 """
 
 from eden_memory.adapters.wrappers.limits import LimitedEmbedder, LimitedLLM
-from eden_memory.adapters.wrappers.metering import (
-    MeteredEmbedder,
-    MeteredLLM,
-    UsageMeter,
-    UsageScope,
-)
-from eden_memory.adapters.wrappers.retry import (
-    RetryingEmbedder,
-    RetryingLLM,
-    RetryPolicy,
-    is_retryable,
-)
-from eden_memory.adapters.wrappers.usage import EmbeddingTally, LLMTally, UsageSnapshot
+from eden_memory.adapters.wrappers.retry import RetryPolicy, is_retryable
 
 __all__ = [
-    "EmbeddingTally",
-    "LLMTally",
     "LimitedEmbedder",
     "LimitedLLM",
-    "MeteredEmbedder",
-    "MeteredLLM",
     "RetryPolicy",
-    "RetryingEmbedder",
-    "RetryingLLM",
-    "UsageMeter",
-    "UsageScope",
-    "UsageSnapshot",
     "is_retryable",
 ]

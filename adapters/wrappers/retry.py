@@ -1,7 +1,7 @@
 """The one retry policy of eden-memory: exponential backoff with full jitter.
 
-Every provider adapter and the ``RetryingLLM``/``RetryingEmbedder`` wrappers run their
-attempts through ``RetryPolicy.run``, so there is a single retry loop to read, tune and test.
+Every provider adapter runs its attempts through ``RetryPolicy.run``, so there is a single
+retry loop to read, tune and test.
 Only transient failures are retried (see ``is_retryable``); an invalid answer, a rejected key
 or a bad request fails at once, because asking again would fail the same way.
 """
@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import (
     EdenMemoryError,
     ProviderRateLimitError,
     ProviderTimeoutError,
     StoreUnavailableError,
 )
-from eden_memory.ports.embedder import Embedder, Embeddings
-from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
 
 R = TypeVar("R")
 
@@ -92,29 +89,3 @@ class RetryPolicy:
                     raise
                 await self.sleep(self.delay(retry, error))
                 retry += 1
-
-
-class RetryingLLM:
-    """Retries transient failures of any ``LLM`` with a ``RetryPolicy``."""
-
-    def __init__(self, inner: LLM, policy: RetryPolicy) -> None:
-        self._inner = inner
-        self._policy = policy
-
-    async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        return await self._policy.run(lambda: self._inner.generate(request, schema))
-
-
-class RetryingEmbedder:
-    """Retries transient failures of any ``Embedder`` with a ``RetryPolicy``."""
-
-    def __init__(self, inner: Embedder, policy: RetryPolicy) -> None:
-        self._inner = inner
-        self._policy = policy
-
-    @property
-    def space(self) -> EmbeddingSpace:
-        return self._inner.space
-
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
-        return await self._policy.run(lambda: self._inner.embed(texts))

@@ -21,7 +21,7 @@ from eden_memory.application.calls import ModelRouter, embed
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.notices import log_overrides
 from eden_memory.application.formation.planned import PlannedFacts
-from eden_memory.application.formation.writes import PlanExecutor
+from eden_memory.application.formation.writes import PlanExecutor, WriteOutcome
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.prompts.dedup import dedup_prompt
 from eden_memory.application.reports import FormationReport
@@ -41,7 +41,6 @@ from eden_memory.domain.dedup import (
 )
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.model_choice import ModelRole
-from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.clock import Clock
@@ -77,7 +76,7 @@ class FactWriter:
         if not kept:
             return PlannedFacts.nothing()
         ids = [derived_fact_id(s, scopes) for s in kept]
-        vectors = await embed(self.embedder, [s.fact.content for s in kept], report.usage)
+        vectors = await embed(self.embedder, [s.fact.content for s in kept])
         candidates, versions = await self._candidates(vectors, scopes, set(ids))
         decisions = await self._decide(kept, candidates, report)
         plan = plan_fact_operations(
@@ -88,7 +87,7 @@ class FactWriter:
         for action in DedupAction:
             report.decisions[action.value] = plan.count(action)
         rewritten = _rewritten_texts(plan, kept)
-        fresh = await embed(self.embedder, rewritten, report.usage)
+        fresh = await embed(self.embedder, rewritten)
         targets = {
             op.target_id for op in plan.operations if isinstance(op, UpdateFact | RetireFact)
         }
@@ -105,21 +104,18 @@ class FactWriter:
         """``planned`` with the vectors of every text it writes, from one embedding call."""
         said = [s.fact.content for s in planned.kept]
         rewritten = _rewritten_texts(planned.plan, planned.kept)
-        vectors = await embed(self.embedder, said + rewritten, report.usage)
+        vectors = await embed(self.embedder, said + rewritten)
         return replace(
             planned,
             vectors=vectors[: len(said)],
             rewritten=dict(zip(rewritten, vectors[len(said) :], strict=True)),
         )
 
-    async def write(
-        self, planned: PlannedFacts, scopes: ActiveScopes, report: FormationReport
-    ) -> list[Fact]:
-        """Store what is new, update or retire what it supersedes; return the facts formed."""
+    async def write(self, planned: PlannedFacts, scopes: ActiveScopes) -> WriteOutcome:
+        """Store what is new, update or retire what it supersedes; return what was done."""
         if not planned.kept:
-            return []
-        executor = PlanExecutor(self.store, self.embedder, self.clock, scopes, report)
-        return await executor.execute(planned)
+            return WriteOutcome()
+        return await PlanExecutor(self.store, self.embedder, self.clock, scopes).execute(planned)
 
     async def _not_known(
         self, extracted: Sequence[SourcedFact], scopes: ActiveScopes, report: FormationReport
@@ -180,9 +176,7 @@ class FactWriter:
         system, prompt = dedup_prompt(
             [s.fact for s in kept], candidates, indexes, self.settings.facts.max_words
         )
-        answer = await self.models.ask(
-            ModelRole.FAST, "dedup", system, prompt, FactDecisions, report.usage
-        )
+        answer = await self.models.ask(ModelRole.FAST, "dedup", system, prompt, FactDecisions)
         return [
             DedupDecision(d.fact, DedupAction(d.action), d.target_id, d.text, d.reason)
             for d in answer.decisions

@@ -9,7 +9,7 @@ from datetime import datetime
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.facts import fact_extraction_prompt
 from eden_memory.application.prompts.reflections import reflection_prompt
-from eden_memory.application.reports import Rejected, Usage
+from eden_memory.application.reports import Rejected
 from eden_memory.application.schemas import ExtractedFacts, ExtractedReflections
 from eden_memory.domain.dedup import NewFact
 from eden_memory.domain.errors import InvalidMemoryTextError
@@ -48,16 +48,13 @@ async def extract_facts(
     scopes: ActiveScopes,
     settings: MemorySettings,
     instructions: str,
-    usage: Usage,
 ) -> Extracted:
     """One fast call; a fact of an inactive scope, over the word limit, copied from a message
     or spoken in the first person is rejected, with why (``domain.fact_checks``)."""
     system, prompt = fact_extraction_prompt(
         messages, scopes.fact_scopes, settings.facts.max_words, instructions
     )
-    answer = await models.ask(
-        ModelRole.FAST, "fact_extraction", system, prompt, ExtractedFacts, usage
-    )
+    answer = await models.ask(ModelRole.FAST, "fact_extraction", system, prompt, ExtractedFacts)
     out = Extracted()
     checks = FactChecks.of(messages)
     for item in answer.facts:
@@ -95,7 +92,6 @@ async def extract_reflections(
     new_facts: Sequence[str],
     settings: MemorySettings,
     instructions: str,
-    usage: Usage,
 ) -> ExtractedNotes:
     """One call over the current memory, the new facts and the conversation; a note of an
     inactive scope, over the word limit or echoing the prompt is rejected, with why."""
@@ -103,9 +99,7 @@ async def extract_reflections(
     system, prompt = reflection_prompt(
         messages, active, blobs, recent, new_facts, settings.reflections.max_words, instructions
     )
-    answer = await models.ask(
-        role, "reflection_extraction", system, prompt, ExtractedReflections, usage
-    )
+    answer = await models.ask(role, "reflection_extraction", system, prompt, ExtractedReflections)
     shown = [
         *(b.content for b in blobs.values()),
         *(r.content for notes in recent.values() for r in notes),

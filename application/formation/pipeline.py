@@ -1,7 +1,8 @@
 """The formation of one session's messages, in the design's seven steps.
 
 1 claim → 2 fact extraction → 3 dedup → 4 reflection extraction → 5 buffer
-→ 6 consolidation (scopes in parallel) → 7 cache invalidation.
+→ 6 consolidation (scopes in parallel). (The design's step 7, cache invalidation, is the
+store's revision counters: every write moves them and the context cache reads them.)
 
 Steps 1–5 are one unit: if any fails, the claim is released and the same messages are
 formed again later. Every model call and read comes first; the plan of the fact writes is
@@ -16,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -28,11 +29,12 @@ from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
 from eden_memory.application.formation.notices import log_rejected
 from eden_memory.application.formation.planned import PlannedFacts
-from eden_memory.application.reports import FormationReport
-from eden_memory.domain.ids import ReflectionId
+from eden_memory.application.metering import UsageMeter
+from eden_memory.application.reports import FormationReport, Usage
+from eden_memory.domain.ids import AgentId, ReflectionId, SessionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
-from eden_memory.domain.scopes import ActiveScopes, ScopeKey, resolve_scopes
+from eden_memory.domain.scopes import ActiveScopes, resolve_scopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
 from eden_memory.ports.clock import Clock
@@ -54,22 +56,30 @@ class Formation:
     clock: Clock
     settings: MemorySettings
     calibrations: Calibrations  # the embedder's similarity floors, shared with search
-    on_change: Callable[[Sequence[ScopeKey]], None] = lambda keys: None
+    consolidator: Consolidator  # the service's one, shared with the session lifecycle
+    meter: UsageMeter  # meters the service's clients; a formation reports its own scope
 
-    async def run(self, agent_id: str, session_id: str, trigger: Trigger) -> FormationReport | None:
+    async def run(
+        self, agent_id: AgentId, session_id: SessionId, trigger: Trigger
+    ) -> FormationReport | None:
         """Form the session's pending messages if the trigger allows; None when nothing ran."""
         claim = await self._claim(agent_id, session_id, trigger)
         if claim is None:
             return None
         try:
-            return await self._form(claim, trigger)
+            with self.meter.scope() as spent:
+                report = await self._form(claim, trigger)
+            report.usage = Usage.of(spent.snapshot())
+            return report
         except BaseException:
             await self._release(claim)
             raise
 
-    async def _claim(self, agent_id: str, session_id: str, trigger: Trigger) -> Claim | None:
+    async def _claim(
+        self, agent_id: AgentId, session_id: SessionId, trigger: Trigger
+    ) -> Claim | None:
         s = self.settings.formation
-        state = await self.store.get_session(agent_id, session_id)  # type: ignore[arg-type]
+        state = await self.store.get_session(agent_id, session_id)
         if state is None:
             return None
         if trigger is Trigger.DUE and not formation_due(
@@ -112,18 +122,13 @@ class Formation:
         # can never leave a formation half written, and a failed write is finished by a retry.
         await resume.save(self.store, claim, planned, covered, scopes)
         async with timed(report.stage_seconds, "fact_writes"):
-            await writer.write(planned, scopes, report)
+            (await writer.write(planned, scopes)).into(report)
         async with timed(report.stage_seconds, "buffer"):
             await self.store.complete_claim(claim, reflections, self.clock.now())
-        try:
-            async with timed(report.stage_seconds, "consolidation"):
-                report.consolidations = await Consolidator(
-                    self.store, self.models, self.clock, self.settings.consolidation
-                ).consolidate_all(scopes.keys(), role, report.usage, force=trigger is Trigger.END)
-        finally:
-            # The writes are done: contexts built from these keys are stale, whatever
-            # became of the consolidation (even a cancelled one).
-            self.on_change(scopes.keys())
+        async with timed(report.stage_seconds, "consolidation"):
+            report.consolidations = await self.consolidator.consolidate_all(
+                scopes.keys(), role, force=trigger is Trigger.END
+            )
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
 
@@ -144,7 +149,6 @@ class Formation:
                 scopes,
                 self.settings,
                 claim.session.memory_instructions,
-                report.usage,
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
@@ -176,7 +180,6 @@ class Formation:
                 formed,
                 self.settings,
                 claim.session.memory_instructions,
-                report.usage,
             )
         report.reflections_rejected.extend(notes.rejected)
         log_rejected(report, "reflection", notes.rejected)

@@ -49,7 +49,7 @@ async def resume(
     report.resumed_plan = True
     planned = await writer.with_vectors(saved.planned(scopes), report)
     async with timed(report.stage_seconds, "fact_writes"):
-        await writer.write(planned, scopes, report)
+        (await writer.write(planned, scopes)).into(report)
     return planned.texts()
 
 

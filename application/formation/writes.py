@@ -4,12 +4,13 @@ The replacement of a retired fact is stored before the old one is retired, so no
 leaves the store with neither. Every step can be carried out twice: adds by derived id, a
 merge recognised by the new fact it records (``Fact.merged``), a retirement by the status.
 A merge target that changed after the plan was made (someone edited it) keeps the new fact
-as an ADD instead, and the report says so.
+as an ADD instead, and the outcome says so. The executor returns what it did
+(``WriteOutcome``); the formation puts it in its report.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.planned import PlannedFacts
@@ -31,14 +32,31 @@ from eden_memory.ports.stores import FactStore
 
 
 @dataclass
+class WriteOutcome:
+    """What carrying out a plan did: the facts formed, and the ids added, updated, retired."""
+
+    formed: list[Fact] = field(default_factory=list)
+    added: list[FactId] = field(default_factory=list)
+    updated: list[FactId] = field(default_factory=list)
+    retired: list[FactId] = field(default_factory=list)
+    overrides: list[Override] = field(default_factory=list)  # steps the store refused
+
+    def into(self, report: FormationReport) -> None:
+        report.facts_added.extend(self.added)
+        report.facts_updated.extend(self.updated)
+        report.facts_retired.extend(self.retired)
+        report.overrides.extend(self.overrides)
+
+
+@dataclass
 class PlanExecutor:
     store: FactStore
     embedder: Embedder
     clock: Clock
     scopes: ActiveScopes
-    report: FormationReport
+    outcome: WriteOutcome = field(default_factory=WriteOutcome)
 
-    async def execute(self, planned: PlannedFacts) -> list[Fact]:
+    async def execute(self, planned: PlannedFacts) -> WriteOutcome:
         """Carry out ``planned``; carrying it out again (a retry) changes nothing more."""
         ops, kept, ids = planned.plan.operations, planned.kept, planned.ids
         adds = [op for op in ops if isinstance(op, AddFact)]
@@ -49,18 +67,16 @@ class PlanExecutor:
         ]
         vectors = [planned.vector_of(op.fact_index, op.content) for op in adds]
         stored = await self.store.add_facts(new, vectors)
-        self.report.facts_added.extend(
-            s.id for s, n in zip(stored, new, strict=True) if s.id == n.id
-        )
+        self.outcome.added.extend(s.id for s, n in zip(stored, new, strict=True) if s.id == n.id)
         successor = {op.fact_index: s.id for op, s in zip(adds, stored, strict=True)}
         targets = [o.target_id for o in updates] + [o.target_id for o in retires]
         current = {f.id: f for f in await self.store.get_facts(targets)}
-        formed = list(stored)
+        self.outcome.formed.extend(stored)
         for up in updates:
-            formed.append(await self._update(up, current.get(up.target_id), planned))
+            self.outcome.formed.append(await self._update(up, current.get(up.target_id), planned))
         for op in retires:
             await self._retire(op, current.get(op.target_id), successor.get(op.fact_index))
-        return formed
+        return self.outcome
 
     async def _update(self, op: UpdateFact, target: Fact | None, planned: PlannedFacts) -> Fact:
         new_id = planned.ids[op.fact_index]
@@ -75,11 +91,13 @@ class PlanExecutor:
             source = planned.kept[op.fact_index]
             fact = self._fact(new_id, source.fact.content, source.fact.scope, source)
             [stored] = await self.store.add_facts([fact], [planned.vectors[op.fact_index]])
-            self.report.overrides.append(Override(op.fact_index, None, DedupAction.ADD, str(error)))
+            self.outcome.overrides.append(
+                Override(op.fact_index, None, DedupAction.ADD, str(error))
+            )
             if stored.id == fact.id:  # not an active twin already stored
-                self.report.facts_added.append(stored.id)
+                self.outcome.added.append(stored.id)
             return stored
-        self.report.facts_updated.append(merged.id)
+        self.outcome.updated.append(merged.id)
         return merged
 
     async def _merge(
@@ -114,11 +132,11 @@ class PlanExecutor:
         try:
             await self.store.update_fact(retired, None, target.version)
         except ConflictError as error:
-            self.report.overrides.append(
+            self.outcome.overrides.append(
                 Override(op.fact_index, None, DedupAction.NONE, str(error))
             )
             return
-        self.report.facts_retired.append(target.id)
+        self.outcome.retired.append(target.id)
 
     def _fact(self, fact_id: FactId, content: str, scope: Scope, source: SourcedFact) -> Fact:
         now = self.clock.now()

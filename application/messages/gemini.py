@@ -2,7 +2,9 @@
 
 A part holds ``text``, a ``function_call`` or a ``function_response`` (the REST API's
 camelCase names too); media become a placeholder and thought parts are left out. A content
-of only function responses is a tool message.
+of only function responses is a tool message. The plain keys ``id``, ``author_id``,
+``author_name`` and ``sent_at`` may stand beside ``parts`` (what a host knows of the turn,
+as Google ADK's events do).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from eden_memory.application.messages.draft import (
     Problems,
     called,
     join,
+    optional_text,
     result,
     role_of,
 )
@@ -33,11 +36,15 @@ def read_gemini(data: Mapping[str, Any], path: str, problems: Problems) -> Draft
         problems.add(f"{path}.parts", "must be a list of parts")
         return None
     pieces = [_part(part, f"{path}.parts[{i}]", problems) for i, part in enumerate(parts)]
+    author_id = optional_text(data, "author_id", path, problems)
+    name = optional_text(data, "author_name", path, problems)
+    given_id = data.get("id")
     if role is None:
         return None
     if parts and all(_key(p, _RESPONSE) for p in parts):
         role = Role.TOOL
-    return Draft(role, join(pieces))
+    message_id = given_id if isinstance(given_id, str) else None
+    return Draft(role, join(pieces), author_id, name, message_id, data.get("sent_at"))
 
 
 def _part(part: object, path: str, problems: Problems) -> str:

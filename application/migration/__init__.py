@@ -10,10 +10,10 @@ from eden_memory.application.migration.model import (
     MigrationReport,
     Tally,
 )
-from eden_memory.application.migration.ports import RunJournal, V1Source
 from eden_memory.application.migration.profiles import agent_profiles
 from eden_memory.application.migration.rollback import RollbackReport, rollback_v1
 from eden_memory.application.migration.run import migrate_v1
+from eden_memory.ports.migration import RunJournal, V1Source
 
 __all__ = [
     "AgentPlan",

@@ -17,9 +17,11 @@ from eden_memory.application.migration.model import (
     Kind,
     MigrationOptions,
 )
-from eden_memory.application.migration.ports import AGENTS, SESSIONS, USERS, V1Doc
 from eden_memory.application.migration.records import RecordPlanner
-from eden_memory.application.migration.values import (
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.settings import ScopeNumbers
+from eden_memory.domain.v1_values import (
     created_time,
     id_list,
     source_id,
@@ -27,9 +29,7 @@ from eden_memory.application.migration.values import (
     updated_time,
     valid_id,
 )
-from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.scopes import ScopeKey
-from eden_memory.domain.settings import ScopeNumbers
+from eden_memory.ports.migration import AGENTS, SESSIONS, USERS, V1Doc
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 KNOWN_TYPES = frozenset({"episode", "directive", "fact", "suggestion"})

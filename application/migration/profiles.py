@@ -10,8 +10,8 @@ the store; it puts them in the run's report, and this call reads them back::
 
 from __future__ import annotations
 
-from eden_memory.application.migration.ports import RunJournal
 from eden_memory.domain.errors import NotFoundError
+from eden_memory.ports.migration import RunJournal
 
 
 async def agent_profiles(journal: RunJournal, run_id: str) -> dict[str, str]:

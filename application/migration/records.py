@@ -21,8 +21,13 @@ from eden_memory.application.migration.model import (
     PlannedFact,
     PlannedReflection,
 )
-from eden_memory.application.migration.ports import SESSIONS, V1Doc
-from eden_memory.application.migration.values import (
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.ids import FactId, MessageId, SessionId
+from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
+from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.settings import ScopeNumbers
+from eden_memory.domain.text import word_count
+from eden_memory.domain.v1_values import (
     created_time,
     id_list,
     source_id,
@@ -31,12 +36,7 @@ from eden_memory.application.migration.values import (
     updated_time,
     valid_id,
 )
-from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.ids import FactId, MessageId, SessionId
-from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
-from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.domain.settings import ScopeNumbers
-from eden_memory.domain.text import word_count
+from eden_memory.ports.migration import SESSIONS, V1Doc
 
 
 def why(error: Exception) -> str:

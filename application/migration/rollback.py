@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from eden_memory.application.migration.ports import RunJournal
 from eden_memory.application.migration.writes import content_digest, key_from
 from eden_memory.domain.errors import NotFoundError
 from eden_memory.domain.ids import FactId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import FACT_SCOPES, ScopeKey
+from eden_memory.ports.migration import RunJournal
 from eden_memory.ports.stores import FactQuery, MemoryStore
 
 

@@ -21,7 +21,13 @@ from eden_memory.application.migration.model import (
     MigrationOptions,
     MigrationReport,
 )
-from eden_memory.application.migration.ports import (
+from eden_memory.application.migration.writes import Writer, key_from
+from eden_memory.application.spaces import require_space
+from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.settings import ConsolidationSettings, ScopeNumbers
+from eden_memory.domain.v1_values import id_list, source_id, valid_id
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.migration import (
     AGENTS,
     SESSIONS,
     USERS,
@@ -29,12 +35,6 @@ from eden_memory.application.migration.ports import (
     V1Doc,
     V1Source,
 )
-from eden_memory.application.migration.values import id_list, source_id, valid_id
-from eden_memory.application.migration.writes import Writer, key_from
-from eden_memory.application.spaces import require_space
-from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.settings import ConsolidationSettings, ScopeNumbers
-from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import MemoryStore
 
 

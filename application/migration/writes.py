@@ -22,10 +22,10 @@ from eden_memory.application.migration.model import (
     PlannedBlob,
     PlannedFact,
 )
-from eden_memory.application.migration.ports import AGENTS, SESSIONS, USERS, RunJournal
 from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.migration import AGENTS, SESSIONS, USERS, RunJournal
 from eden_memory.ports.stores import MemoryStore
 
 T = TypeVar("T")

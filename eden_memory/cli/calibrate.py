@@ -30,10 +30,10 @@ def calibrate_command(ctx: typer.Context, pairs: PairsFile = None) -> None:
 
     async def work(memory: MemoryService) -> None:
         if pairs is None:
-            floors = await Calibrations(memory.embedder).current()
+            floors = await Calibrations(memory.admin.embedder).current()
         else:
             questions, same = _read(pairs)
-            floors = await measure(memory.embedder, questions, same, f"measured on {pairs}")
+            floors = await measure(memory.admin.embedder, questions, same, f"measured on {pairs}")
         _show(floors)
 
     ctx.ensure_object(State).run(work)

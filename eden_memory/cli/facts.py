@@ -53,7 +53,7 @@ def list_facts(
     wanted = None if status == "all" else FactStatus(status)
 
     async def work(memory: MemoryService) -> None:
-        facts = await memory.management.list_facts(
+        facts = await memory.admin.list_facts(
             agent, user_id=user, scope=scope, status=wanted, limit=limit
         )
         if as_json:
@@ -70,7 +70,7 @@ def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
     """Show one fact with all its fields."""
 
     async def work(memory: MemoryService) -> None:
-        fact = await memory.management.get_fact(agent, fact_id)
+        fact = await memory.admin.get_fact(agent, fact_id)
         say(fact.model_dump_json(indent=2))
 
     ctx.ensure_object(State).run(work)
@@ -82,7 +82,7 @@ def edit(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, text: str) -> Non
     ctx.ensure_object(State).embeds = True
 
     async def work(memory: MemoryService) -> None:
-        fact = await memory.management.edit_fact(agent, fact_id, text)
+        fact = await memory.admin.edit_fact(agent, fact_id, text)
         say(f"fact {fact.id} is now version {fact.version}: {fact.content}")
 
     ctx.ensure_object(State).run(work)
@@ -100,7 +100,7 @@ def delete(
         typer.confirm(f"Delete fact {fact_id} for good?", abort=True)
 
     async def work(memory: MemoryService) -> None:
-        await memory.management.delete_fact(agent, fact_id)
+        await memory.admin.delete_fact(agent, fact_id)
         say(f"deleted {fact_id}")
 
     ctx.ensure_object(State).run(work)
@@ -111,7 +111,7 @@ def history(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, as_json: Json 
     """Every text the fact has had, oldest first."""
 
     async def work(memory: MemoryService) -> None:
-        revisions = await memory.management.fact_history(agent, fact_id)
+        revisions = await memory.admin.fact_history(agent, fact_id)
         data = [
             [
                 str(r.version),

@@ -94,7 +94,7 @@ def add_facts_command(
 
     async def work(memory: MemoryService) -> IngestReport:
         progress = Progress("add-facts", total=len(records))
-        report = await memory.add_facts(
+        report = await memory.admin.add_facts(
             records, batch_size=batch, max_words=max_words, on_progress=progress.advance
         )
         progress.finish()

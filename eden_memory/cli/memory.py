@@ -16,6 +16,7 @@ from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.cli import migrate
 from eden_memory.cli.calibrate import calibrate_command
+from eden_memory.cli.console import console_command
 from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
 from eden_memory.cli.local_llm import local_llm_command
@@ -136,7 +137,7 @@ def stats(
     """Word counts, buffers, versions and fact counts per scope."""
 
     async def work(memory: MemoryService) -> None:
-        found = await memory.stats(agent, user, session)
+        found = await memory.admin.stats(agent, user, session)
         headers = (
             "scope",
             "blob words",
@@ -176,7 +177,7 @@ def consolidation_status(
     """Buffer size against threshold per scope."""
 
     async def work(memory: MemoryService) -> None:
-        found = await memory.consolidation_status(agent, user, session)
+        found = await memory.admin.consolidation_status(agent, user, session)
         data = [
             [s.key.as_text(), str(s.buffered), str(s.threshold), "yes" if s.due else "no"]
             for s in found
@@ -209,7 +210,7 @@ def export(
     async def work(memory: MemoryService) -> None:
         progress = Progress("export")
         lines = []
-        async for line in memory.export(agent):
+        async for line in memory.admin.export(agent):
             lines.append(line)
             progress.advance(1)
         progress.finish()
@@ -231,7 +232,7 @@ def import_(
 
     async def work(memory: MemoryService) -> None:
         progress = Progress("import", total=max(len(lines) - 1, 0))
-        report = await memory.import_lines(lines, on_progress=progress.advance)
+        report = await memory.admin.import_lines(lines, on_progress=progress.advance)
         progress.finish()
         dumped(dataclasses.asdict(report))
 
@@ -249,9 +250,9 @@ def reembed(
 
     async def work(memory: MemoryService) -> None:
         progress = Progress("re-embedding")
-        moved = await memory.reembed(agent, batch, progress.advance)
+        moved = await memory.admin.reembed(agent, batch, progress.advance)
         progress.finish()
-        say(f"re-embedded {moved} facts with {memory.embedder.space.model}")
+        say(f"re-embedded {moved} facts with {memory.admin.embedder.space.model}")
 
     ctx.ensure_object(State).run(work)
 
@@ -279,6 +280,7 @@ def register(app: typer.Typer) -> None:
     app.command("import")(import_)
     app.command()(reembed)
     app.command("mcp")(mcp_command)
+    app.command("console")(console_command)
     app.command("local-llm")(local_llm_command)
     app.command("migrate-v1")(migrate.migrate_v1_command)
     app.command("rollback-v1")(migrate.rollback_v1_command)

@@ -38,7 +38,7 @@ def list_reflections(
     key = scope_key(agent, user, session)
 
     async def work(memory: MemoryService) -> None:
-        found = await memory.management.list_reflections(agent, key, include_absorbed=absorbed)
+        found = await memory.admin.list_reflections(agent, key, include_absorbed=absorbed)
         data = [
             [
                 r.id,
@@ -59,7 +59,7 @@ def edit(ctx: typer.Context, agent: Agent, reflection_id: str, text: str) -> Non
     """Edit a buffered (not yet absorbed) reflection."""
 
     async def work(memory: MemoryService) -> None:
-        r = await memory.management.edit_reflection(agent, reflection_id, text)
+        r = await memory.admin.edit_reflection(agent, reflection_id, text)
         say(f"{r.id}: {r.content}")
 
     ctx.ensure_object(State).run(work)
@@ -70,7 +70,7 @@ def delete(ctx: typer.Context, agent: Agent, reflection_id: str) -> None:
     """Delete a buffered (not yet absorbed) reflection."""
 
     async def work(memory: MemoryService) -> None:
-        await memory.management.delete_reflection(agent, reflection_id)
+        await memory.admin.delete_reflection(agent, reflection_id)
         say(f"deleted {reflection_id}")
 
     ctx.ensure_object(State).run(work)

@@ -2,8 +2,9 @@
 
 Configuration alone picks the adapters (``providers.Selector`` over the typed settings);
 clients are ``providers.Resource`` s, opened on first use and closed by
-``shutdown_resources``; provider adapters get a per-provider concurrency limit and usage
-metering around them. Every provider can be overridden, which is how tests put fakes in.
+``shutdown_resources``; provider adapters get a per-provider concurrency limit around them,
+and the service meters every call into ``meter`` (overrides included). Every provider can
+be overridden, which is how tests put fakes in.
 """
 
 from __future__ import annotations
@@ -15,29 +16,27 @@ from dependency_injector import containers, providers
 
 from eden_memory.adapters.clocks import SystemClock
 from eden_memory.adapters.wrappers.limits import LimitedEmbedder, LimitedLLM
-from eden_memory.adapters.wrappers.metering import MeteredEmbedder, MeteredLLM, UsageMeter
+from eden_memory.application.metering import UsageMeter
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.container import embedders as embedder_builders
 from eden_memory.container import llms as llm_builders
 from eden_memory.container import stores as store_builders
 from eden_memory.domain.model_choice import ModelRole
+from eden_memory.ports.llm import LLM
 
 
 def _llm_for(
     role: ModelRole,
     config: providers.Provider[EdenMemoryConfig],
-    meter: providers.Provider[UsageMeter],
     limit: providers.Provider[asyncio.Semaphore | None],
     **by_provider: providers.Provider[Any],
-) -> providers.Singleton[MeteredLLM]:
-    """The metered LLM of one role, on the provider its settings name."""
+) -> providers.Singleton[LLM]:
+    """The LLM of one role, on the provider its settings name (the service meters it)."""
     chosen = providers.Selector(
         providers.Callable(llm_builders.role_provider, config, role), **by_provider
     )
-    return providers.Singleton(
-        MeteredLLM, providers.Callable(llm_builders.limited, chosen, limit), meter
-    )
+    return providers.Singleton(llm_builders.limited, chosen, limit)
 
 
 class Container(containers.DeclarativeContainer):
@@ -74,7 +73,7 @@ class Container(containers.DeclarativeContainer):
         keyword=providers.Singleton(embedder_builders.keyword_embedder, config),
         fake=providers.Singleton(embedder_builders.fake_embedder, config),
     )
-    embedder = providers.Singleton(MeteredEmbedder, chosen_embedder, meter)
+    embedder = chosen_embedder
 
     openai_llm = providers.Resource(llm_builders.openai_llm, config)
     gemini_llm = providers.Resource(llm_builders.gemini_llm, config)
@@ -84,7 +83,6 @@ class Container(containers.DeclarativeContainer):
     llm_fast = _llm_for(
         ModelRole.FAST,
         config,
-        meter,
         llm_limit,
         openai=limited_openai_llm,
         gemini=limited_gemini_llm,
@@ -93,7 +91,6 @@ class Container(containers.DeclarativeContainer):
     llm_reflection_free = _llm_for(
         ModelRole.REFLECTION_FREE,
         config,
-        meter,
         llm_limit,
         openai=limited_openai_llm,
         gemini=limited_gemini_llm,
@@ -102,7 +99,6 @@ class Container(containers.DeclarativeContainer):
     llm_reflection_premium = _llm_for(
         ModelRole.REFLECTION_PREMIUM,
         config,
-        meter,
         llm_limit,
         openai=limited_openai_llm,
         gemini=limited_gemini_llm,
@@ -119,4 +115,5 @@ class Container(containers.DeclarativeContainer):
         llm=llms,
         clock=clock,
         settings=config.provided.memory,
+        meter=meter,
     )

@@ -72,7 +72,6 @@ def mongo_options(config: EdenMemoryConfig) -> MongoStoreOptions:
         collections=CollectionNames(prefix=config.mongodb_collection_prefix),
         search_indexes=SearchIndexNames(config.mongodb_vector_index, config.mongodb_text_index),
         id_mode=IdMode(config.mongodb_id_mode),
-        use_rank_fusion=config.mongodb_use_rank_fusion,
         exact_vector_search=config.mongodb_exact_vector_search,
         index_lag_seconds=config.mongodb_index_lag_seconds,
         ensure_indexes=config.mongodb_ensure_indexes,

@@ -59,7 +59,7 @@ async def _run(
     config: EdenMemoryConfig, llm: ScriptedLLM | AnsweredBy, embedder: Embedder, console: Console
 ) -> None:
     async with open_memory(config, llm=llm, embedder=embedder) as memory:
-        before = await memory.management.list_facts(AGENT_ID, status=None, limit=1000)
+        before = await memory.admin.list_facts(AGENT_ID, status=None, limit=1000)
         if before:
             console.print(
                 f"[bold green]This store already holds {len(before)} facts from an earlier run: "
@@ -165,8 +165,8 @@ async def _show_memory(memory: MemoryService, console: Console) -> None:
         if not found.results:
             table.add_row("-", "-", "nothing visible to this user")
         console.print(table)
-    retired = await memory.management.list_facts(AGENT_ID, status=FactStatus.RETIRED, limit=1000)
-    active = await memory.management.list_facts(AGENT_ID, limit=1000)
+    retired = await memory.admin.list_facts(AGENT_ID, status=FactStatus.RETIRED, limit=1000)
+    active = await memory.admin.list_facts(AGENT_ID, limit=1000)
     console.print(
         f"[bold]{len(active)}[/] active facts, [bold]{len(retired)}[/] retired "
         f"({'; '.join(f.content for f in retired) or 'none'}). Run the demo again to see it "

@@ -31,6 +31,7 @@ class World:
     llm: ScriptedLLM
     embedder: KeywordEmbedder
     clock: FakeClock
+    client: Any = None  # the LLM the service was given (``llm``, or the scripted one)
 
     def messages(self, *texts: str, author: str = "alice", start: int = 0) -> list[Message]:
         """User messages one minute apart, at the clock's time, with stable ids."""
@@ -58,7 +59,7 @@ def make_world(
     scripted = ScriptedLLM(story or Story())
     embedder = KeywordEmbedder()
     memory = MemoryService(the_store, embedder, llm or scripted, clock, settings)
-    return World(memory, the_store, scripted, embedder, clock)
+    return World(memory, the_store, scripted, embedder, clock, llm or scripted)
 
 
 def purposes(requests: Sequence[LLMRequest]) -> Mapping[str, int]:

@@ -92,5 +92,3 @@ def test_expired_entries_are_dropped_at_the_next_call_even_for_other_keys() -> N
         cache.put(f"k{i}", i, T0 + timedelta(seconds=i))
     assert cache.get("other", T0 + TTL + timedelta(seconds=10)) is None
     assert len(cache) == 39  # k11..k49: stored less than five minutes ago
-    cache.discard_where(lambda value: value % 2 == 0)
-    assert len(cache) == 20

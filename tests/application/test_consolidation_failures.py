@@ -12,7 +12,6 @@ import pytest
 
 from eden_memory.application.conversation import Conversation
 from eden_memory.domain.errors import ProviderError
-from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from eden_memory.domain.settings import ConsolidationSettings, MemorySettings, ScopeNumbers
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
@@ -72,7 +71,7 @@ def _s2(world: World) -> Conversation:
 
 
 async def _memory(world: World) -> dict[str, Any]:
-    m = world.memory.management
+    m = world.memory.admin
     blobs = await world.store.list_consolidated("nova")  # type: ignore[arg-type]
     return {
         "facts": sorted(f.content for f in await m.list_facts("nova")),
@@ -82,7 +81,7 @@ async def _memory(world: World) -> dict[str, Any]:
 
 
 def _heal(world: World) -> None:
-    llm = world.memory._lifecycle.formation.models.clients[ModelRole.FAST]
+    llm = world.client
     assert isinstance(llm, BrokenConsolidation)
     llm.broken = False
 

@@ -47,7 +47,7 @@ async def test_a_change_from_another_process_refreshes_the_context_early() -> No
     before = await world.memory.get_context(conv)
     # A second service on the same store stands for another worker process.
     other = MemoryService(world.store, world.embedder, world.llm, world.clock)
-    await other.management.replace_consolidated(ScopeKey.user("nova", "alice"), "Prefers tea")
+    await other.admin.replace_consolidated(ScopeKey.user("nova", "alice"), "Prefers tea")
     after = await world.memory.get_context(conv)
     assert not after.from_cache
     assert "Prefers tea" in after.xml

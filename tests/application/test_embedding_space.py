@@ -58,9 +58,8 @@ def _other(world: World, settings: MemorySettings | None = None) -> MemoryServic
 
 
 def _calls(memory: MemoryService) -> int:
-    embedder = memory.embedder
-    assert isinstance(embedder, KeywordEmbedder)
-    return embedder.calls
+    """Embedding calls the service made (its meter counts every call, failed ones too)."""
+    return memory.admin.meter.snapshot().embedding_total.calls
 
 
 def _names_both_and_the_way_out(error: EmbeddingSpaceError) -> None:
@@ -72,7 +71,7 @@ def _names_both_and_the_way_out(error: EmbeddingSpaceError) -> None:
 
 
 async def _snapshot(world: World) -> list[tuple[Any, ...]]:
-    facts = await world.memory.management.list_facts("nova", status=None, limit=1000)
+    facts = await world.memory.admin.list_facts("nova", status=None, limit=1000)
     return sorted((f.id, f.content, f.version, f.embedding_model) for f in facts)
 
 
@@ -118,7 +117,7 @@ async def test_adding_facts_with_another_model_is_refused_before_embedding() -> 
     other = _other(world)
     item = {"content": "Alice likes tea", "agent_id": "nova", "user_id": "alice"}
     with pytest.raises(EmbeddingSpaceError) as caught:
-        await other.add_facts([{**item, "formed_at": START}])
+        await other.admin.add_facts([{**item, "formed_at": START}])
     _names_both_and_the_way_out(caught.value)
     assert _calls(other) == 0
     assert "Alice likes tea" not in {c for _, c, _, _ in await _snapshot(world)}
@@ -128,9 +127,9 @@ async def test_editing_a_fact_with_another_model_is_refused_and_changes_nothing(
     world = await _formed()
     before = await _snapshot(world)
     other = _other(world)
-    fact = next(f for f in await other.management.list_facts("nova") if "Acme" in f.content)
+    fact = next(f for f in await other.admin.list_facts("nova") if "Acme" in f.content)
     with pytest.raises(EmbeddingSpaceError) as caught:
-        await other.management.edit_fact("nova", fact.id, "Alice works at Globex")
+        await other.admin.edit_fact("nova", fact.id, "Alice works at Globex")
     _names_both_and_the_way_out(caught.value)
     assert _calls(other) == 0
     assert await _snapshot(world) == before
@@ -138,25 +137,25 @@ async def test_editing_a_fact_with_another_model_is_refused_and_changes_nothing(
 
 async def test_importing_with_another_model_is_refused_before_anything_is_written() -> None:
     world = await _formed()
-    lines = [line async for line in world.memory.export("nova")]
+    lines = [line async for line in world.memory.admin.export("nova")]
     target = make_world(STORY)
-    await target.memory.add_facts(
+    await target.memory.admin.add_facts(
         [{"content": "Orbit ships on Fridays", "agent_id": "orbit", "scope": Scope.AGENT,
           "formed_at": START}]
     )  # fmt: skip
     other = _other(target)
     with pytest.raises(EmbeddingSpaceError) as caught:
-        await other.import_lines(lines)
+        await other.admin.import_lines(lines)
     _names_both_and_the_way_out(caught.value)
     assert _calls(other) == 0
-    assert await target.memory.management.list_facts("nova") == []
-    assert await target.memory.management.list_reflections("nova", include_absorbed=True) == []
+    assert await target.memory.admin.list_facts("nova") == []
+    assert await target.memory.admin.list_reflections("nova", include_absorbed=True) == []
 
 
 async def test_reembedding_moves_the_store_to_the_new_model_and_the_old_one_is_refused() -> None:
     world = await _formed()
     other = _other(world)
-    assert await other.reembed(["nova"]) == 3
+    assert await other.admin.reembed(["nova"]) == 3
     assert {m for _, _, _, m in await _snapshot(world)} == {OTHER}
     conv = other.conversation(AGENT, "s2", ["alice"])
     found = await other.search_facts(conv, ["Alice works at Acme Corp"])
@@ -168,17 +167,17 @@ async def test_reembedding_moves_the_store_to_the_new_model_and_the_old_one_is_r
 async def test_an_edit_records_the_model_that_embedded_it() -> None:
     """A fact the re-embedding has not reached yet (another agent's) moves with its edit."""
     world = await _formed()
-    await world.memory.add_facts(
+    await world.memory.admin.add_facts(
         [{"content": "Orbit ships on Fridays", "agent_id": "orbit", "scope": Scope.AGENT,
           "formed_at": START}]
     )  # fmt: skip
     other = _other(world)
-    await other.reembed(["nova"])  # the store is now OTHER's; orbit's fact is not moved yet
-    [unmoved] = await other.management.list_facts("orbit")
+    await other.admin.reembed(["nova"])  # the store is now OTHER's; orbit's fact is not moved yet
+    [unmoved] = await other.admin.list_facts("orbit")
     assert unmoved.embedding_model == STORED
-    edited = await other.management.edit_fact("orbit", unmoved.id, "Orbit ships on Mondays")
+    edited = await other.admin.edit_fact("orbit", unmoved.id, "Orbit ships on Mondays")
     assert edited.embedding_model == OTHER
-    assert await other.management.get_fact("orbit", unmoved.id) == edited
+    assert await other.admin.get_fact("orbit", unmoved.id) == edited
     conv = other.conversation(AgentMemoryConfig("orbit"), "o1", ["bob"])
     found = await other.search_facts(conv, ["Orbit ships on Mondays"], mode=SearchMode.SEMANTIC)
     assert [r.fact.id for r in found.results] == [unmoved.id]
@@ -187,14 +186,14 @@ async def test_an_edit_records_the_model_that_embedded_it() -> None:
 async def test_a_merged_fact_records_the_model_that_embedded_it() -> None:
     world = await _formed()
     other = _other(world)
-    await other.reembed(["nova"])
+    await other.admin.reembed(["nova"])
     world.clock.advance(hours=1)
     conv = other.conversation(AGENT, "s2", ["alice"])
     await other.record_messages(conv, world.messages(*SECOND), background=False)
     report = await other.form_memories(conv)
     assert report is not None
     [merged_id] = report.facts_updated
-    merged = await other.management.get_fact("nova", merged_id)
+    merged = await other.admin.get_fact("nova", merged_id)
     assert merged.version == 2
     assert merged.content == "Alice works at Acme Corp as CTO since March"
     assert merged.embedding_model == OTHER
@@ -204,28 +203,28 @@ async def test_a_merged_fact_records_the_model_that_embedded_it() -> None:
 async def test_an_empty_store_takes_any_model() -> None:
     world = make_world(STORY)
     other = _other(world)
-    report = await other.add_facts(
+    report = await other.admin.add_facts(
         [{"content": "Alice likes tea", "agent_id": "nova", "user_id": "alice",
           "formed_at": START}]
     )  # fmt: skip
     assert len(report.added) == 1
-    assert await world.store.embedding_space() == other.embedder.space
+    assert await world.store.embedding_space() == other.admin.embedder.space
 
 
 async def test_an_import_embeds_again_the_facts_a_reembedding_has_not_reached() -> None:
     """An export taken mid-way holds facts of the old model under the new model's header."""
     world = await _formed()
-    await world.memory.add_facts(
+    await world.memory.admin.add_facts(
         [{"content": "Orbit ships on Fridays", "agent_id": "orbit", "scope": Scope.AGENT,
           "formed_at": START}]
     )  # fmt: skip
     other = _other(world)
-    await other.reembed(["nova"])  # orbit's fact is still embedded by the old model
-    lines = [line async for line in other.export("orbit")]
+    await other.admin.reembed(["nova"])  # orbit's fact is still embedded by the old model
+    lines = [line async for line in other.admin.export("orbit")]
     target = make_world(STORY)
     importer = _other(target)
-    report = await importer.import_lines(lines)
+    report = await importer.admin.import_lines(lines)
     assert (report.facts, report.facts_reembedded) == (1, 1)
-    assert await target.store.embedding_space() == importer.embedder.space
-    [fact] = await importer.management.list_facts("orbit")
+    assert await target.store.embedding_space() == importer.admin.embedder.space
+    [fact] = await importer.admin.list_facts("orbit")
     assert fact.embedding_model == OTHER

@@ -107,7 +107,7 @@ async def form_until_done(world: World) -> None:
 
 
 async def snapshot(world: World) -> dict[str, Any]:
-    m = world.memory.management
+    m = world.memory.admin
     facts = await m.list_facts("nova", status=None, limit=1000)
     reflections = await m.list_reflections("nova", include_absorbed=True)
     blobs = await world.store.list_consolidated("nova")  # type: ignore[arg-type]
@@ -243,7 +243,7 @@ def another_service(world: World, embedder: KeywordEmbedder) -> MemoryService:
 
 
 async def budgets(world: World) -> dict[str, str]:
-    facts = await world.memory.management.list_facts("nova", status=None, limit=100)
+    facts = await world.memory.admin.list_facts("nova", status=None, limit=100)
     return {f.content: f.status.value for f in facts if "budget" in f.content}
 
 
@@ -261,7 +261,7 @@ async def test_a_saved_plan_leaves_out_user_facts_once_a_second_user_joined(
         "The Mars festival budget is 60000 dollars": "active",
         "The Mars festival budget is now 60000 dollars": "active",
     }
-    facts = await world.memory.management.list_facts("nova", status=None, limit=100)
+    facts = await world.memory.admin.list_facts("nova", status=None, limit=100)
     assert "Alice works at Acme Corp as CTO since March" not in {f.content for f in facts}
     state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
     assert state is not None
@@ -284,10 +284,10 @@ async def test_after_a_re_embedding_the_retry_embeds_the_plan_again_and_finishes
 ) -> None:
     world, _ = await interrupted(make_store)
     moved = another_service(world, KeywordEmbedder(model="keyword-other"))
-    await moved.reembed(["nova"])
+    await moved.admin.reembed(["nova"])
     report = await moved.form_memories(moved.conversation(AGENT, "s2", ["alice"]))
     assert report is not None
     assert report.resumed_plan
     assert (await budgets(world))["The Mars festival budget is 50000 dollars"] == "retired"
-    facts = await moved.management.list_facts("nova", status=None, limit=100)
+    facts = await moved.admin.list_facts("nova", status=None, limit=100)
     assert {f.embedding_model for f in facts} == {"keyword-other"}

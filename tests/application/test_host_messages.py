@@ -113,6 +113,25 @@ async def test_gemini_contents_sdk_objects_and_dicts_are_recorded() -> None:
     assert messages[2].text == '[result of f {"ok": 1}]'
 
 
+async def test_a_gemini_content_may_carry_the_plain_keys_of_its_turn() -> None:
+    world = make_world()
+    sent = "2026-03-01T09:30:00+00:00"
+    turn: list[Any] = [
+        {
+            "id": "e1",
+            "role": "user",
+            "parts": [{"text": "Hi."}],
+            "author_id": "alice",
+            "author_name": "Alice",
+            "sent_at": sent,
+        },
+    ]
+    await world.memory.record_messages(_chat(world), turn)
+    [message] = await _formed_messages(world)
+    assert (message.id, message.author_id, message.author_name) == ("e1", "alice", "Alice")
+    assert message.sent_at.isoformat() == sent
+
+
 async def test_the_authors_display_name_reaches_the_extraction_prompt() -> None:
     world = make_world(Story())
     turn: list[Any] = [

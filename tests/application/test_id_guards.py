@@ -69,7 +69,7 @@ def _service(store: Watched) -> MemoryService:
 
 
 async def _export(memory: MemoryService, agent: Any) -> None:
-    async for _ in memory.export(agent):
+    async for _ in memory.admin.export(agent):
         pass
 
 
@@ -77,63 +77,67 @@ Call = Callable[[MemoryService, Any], Awaitable[object]]
 K = ScopeKey.user("nova", "alice")
 # (the call, the argument its message must name, whether None is a valid value there)
 CALLS: dict[str, tuple[Call, str, bool]] = {
-    "list_facts(agent)": (lambda m, bad: m.management.list_facts(bad), "agent_id", False),
+    "list_facts(agent)": (lambda m, bad: m.admin.list_facts(bad), "agent_id", False),
     "list_facts(user)": (
-        lambda m, bad: m.management.list_facts("nova", user_id=bad),
+        lambda m, bad: m.admin.list_facts("nova", user_id=bad),
         "user_id",
         True,
     ),
-    "get_fact(agent)": (lambda m, bad: m.management.get_fact(bad, "f1"), "agent_id", False),
-    "get_fact(fact)": (lambda m, bad: m.management.get_fact("nova", bad), "fact_id", False),
-    "fact_history": (lambda m, bad: m.management.fact_history("nova", bad), "fact_id", False),
-    "edit_fact(agent)": (lambda m, bad: m.management.edit_fact(bad, "f1", "x"), "agent_id", False),
-    "edit_fact(fact)": (lambda m, bad: m.management.edit_fact("nova", bad, "x"), "fact_id", False),
-    "delete_fact(agent)": (lambda m, bad: m.management.delete_fact(bad, "f1"), "agent_id", False),
-    "delete_fact(fact)": (lambda m, bad: m.management.delete_fact("nova", bad), "fact_id", False),
+    "get_fact(agent)": (lambda m, bad: m.admin.get_fact(bad, "f1"), "agent_id", False),
+    "get_fact(fact)": (lambda m, bad: m.admin.get_fact("nova", bad), "fact_id", False),
+    "fact_history": (lambda m, bad: m.admin.fact_history("nova", bad), "fact_id", False),
+    "edit_fact(agent)": (lambda m, bad: m.admin.edit_fact(bad, "f1", "x"), "agent_id", False),
+    "edit_fact(fact)": (lambda m, bad: m.admin.edit_fact("nova", bad, "x"), "fact_id", False),
+    "delete_fact(agent)": (lambda m, bad: m.admin.delete_fact(bad, "f1"), "agent_id", False),
+    "delete_fact(fact)": (lambda m, bad: m.admin.delete_fact("nova", bad), "fact_id", False),
     "list_reflections(agent)": (
-        lambda m, bad: m.management.list_reflections(bad),
+        lambda m, bad: m.admin.list_reflections(bad),
         "agent_id",
         False,
     ),
     "list_reflections(key)": (
-        lambda m, bad: m.management.list_reflections("nova", bad),
+        lambda m, bad: m.admin.list_reflections("nova", bad),
         "key",
         True,
     ),
     "edit_reflection(agent)": (
-        lambda m, bad: m.management.edit_reflection(bad, "r1", "x"),
+        lambda m, bad: m.admin.edit_reflection(bad, "r1", "x"),
         "agent_id",
         False,
     ),
     "edit_reflection(reflection)": (
-        lambda m, bad: m.management.edit_reflection("nova", bad, "x"),
+        lambda m, bad: m.admin.edit_reflection("nova", bad, "x"),
         "reflection_id",
         False,
     ),
     "delete_reflection(agent)": (
-        lambda m, bad: m.management.delete_reflection(bad, "r1"),
+        lambda m, bad: m.admin.delete_reflection(bad, "r1"),
         "agent_id",
         False,
     ),
     "delete_reflection(reflection)": (
-        lambda m, bad: m.management.delete_reflection("nova", bad),
+        lambda m, bad: m.admin.delete_reflection("nova", bad),
         "reflection_id",
         False,
     ),
-    "get_consolidated": (lambda m, bad: m.management.get_consolidated(bad), "key", False),
+    "get_consolidated": (lambda m, bad: m.admin.get_consolidated(bad), "key", False),
     "replace_consolidated": (
-        lambda m, bad: m.management.replace_consolidated(bad, "x"),
+        lambda m, bad: m.admin.replace_consolidated(bad, "x"),
         "key",
         False,
     ),
-    "stats(agent)": (lambda m, bad: m.stats(bad), "agent_id", False),
-    "stats(user)": (lambda m, bad: m.stats("nova", bad), "user_id", True),
-    "stats(session)": (lambda m, bad: m.stats("nova", session_id=bad), "session_id", True),
-    "consolidation_status(agent)": (lambda m, bad: m.consolidation_status(bad), "agent_id", False),
-    "erase_user(agent)": (lambda m, bad: m.erase_user(bad, "alice"), "agent_id", False),
-    "erase_user(user)": (lambda m, bad: m.erase_user("nova", bad), "user_id", False),
+    "stats(agent)": (lambda m, bad: m.admin.stats(bad), "agent_id", False),
+    "stats(user)": (lambda m, bad: m.admin.stats("nova", bad), "user_id", True),
+    "stats(session)": (lambda m, bad: m.admin.stats("nova", session_id=bad), "session_id", True),
+    "consolidation_status(agent)": (
+        lambda m, bad: m.admin.consolidation_status(bad),
+        "agent_id",
+        False,
+    ),
+    "erase_user(agent)": (lambda m, bad: m.admin.erase_user(bad, "alice"), "agent_id", False),
+    "erase_user(user)": (lambda m, bad: m.admin.erase_user("nova", bad), "user_id", False),
     "export": (_export, "agent_id", False),
-    "reembed": (lambda m, bad: m.reembed([bad]), "agent_id", False),
+    "reembed": (lambda m, bad: m.admin.reembed([bad]), "agent_id", False),
 }
 
 
@@ -164,7 +168,7 @@ async def test_good_ids_still_reach_the_store(store: Watched, name: str) -> None
 @pytest.mark.parametrize("agents", ["nova", b"nova", {"nova": 1}, 7])
 async def test_reembed_takes_a_list_of_agents_not_a_single_one(store: Watched, agents: Any) -> None:
     with pytest.raises(InvalidInputError, match="agent_ids"):
-        await _service(store).reembed(agents)
+        await _service(store).admin.reembed(agents)
     assert store.called == []
 
 
@@ -189,7 +193,7 @@ async def test_a_listing_refuses_a_negative_or_non_integer_page(
     store: Watched, limit: Any, offset: Any
 ) -> None:
     with pytest.raises(InvalidInputError, match=r"limit|offset"):
-        await _service(store).management.list_facts("nova", limit=limit, offset=offset)
+        await _service(store).admin.list_facts("nova", limit=limit, offset=offset)
     assert store.called == []
 
 
@@ -200,10 +204,10 @@ async def test_a_listing_refuses_an_unknown_scope_or_status(
     store: Watched, scope: Any, status: Any
 ) -> None:
     with pytest.raises(InvalidInputError, match=r"scope|status"):
-        await _service(store).management.list_facts("nova", scope=scope, status=status)
+        await _service(store).admin.list_facts("nova", scope=scope, status=status)
     assert store.called == []
 
 
 async def test_a_listing_takes_scope_and_status_by_name(store: Watched) -> None:
     memory = _service(store)
-    assert await memory.management.list_facts("nova", scope="user", status="retired") == []  # type: ignore[arg-type]
+    assert await memory.admin.list_facts("nova", scope="user", status="retired") == []  # type: ignore[arg-type]

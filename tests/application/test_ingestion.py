@@ -35,7 +35,7 @@ def _item(content: str, **extra: Any) -> dict[str, Any]:
 
 async def test_facts_are_stored_as_given_and_found_by_search() -> None:
     memory, _, embedder = _service()
-    report = await memory.add_facts(
+    report = await memory.admin.add_facts(
         [
             _item("Alice's email is alice@acme.example", source_message_ids=["m1"]),
             FactInput(
@@ -53,7 +53,7 @@ async def test_facts_are_stored_as_given_and_found_by_search() -> None:
     assert report.embedding_calls == 1
     assert embedder.calls == 1
     assert report.usage.llm_calls == 0
-    facts = {f.content: f for f in await memory.management.list_facts("nova")}
+    facts = {f.content: f for f in await memory.admin.list_facts("nova")}
     email = facts["Alice's email is alice@acme.example"]
     assert email.scope is Scope.USER
     assert email.user_id == "alice"
@@ -67,8 +67,8 @@ async def test_facts_are_stored_as_given_and_found_by_search() -> None:
 
 async def test_duplicates_within_the_input_and_against_the_store_are_counted() -> None:
     memory, _, _ = _service()
-    await memory.add_facts([_item("Alice likes tea")])
-    report = await memory.add_facts(
+    await memory.admin.add_facts([_item("Alice likes tea")])
+    report = await memory.admin.add_facts(
         [
             _item("alice likes tea."),  # same normalised text as the stored fact
             _item("Alice likes jazz"),
@@ -78,13 +78,13 @@ async def test_duplicates_within_the_input_and_against_the_store_are_counted() -
     )
     assert report.duplicates == 2
     assert len(report.added) == 2
-    assert len(await memory.management.list_facts("nova")) == 3
+    assert len(await memory.admin.list_facts("nova")) == 3
     assert report.received == 4
 
 
 async def test_bad_items_are_rejected_with_reasons_and_the_rest_is_added() -> None:
     memory, _, _ = _service()
-    report = await memory.add_facts(
+    report = await memory.admin.add_facts(
         [
             _item("fine"),
             _item(""),
@@ -110,15 +110,15 @@ async def test_bad_items_are_rejected_with_reasons_and_the_rest_is_added() -> No
 async def test_the_word_limit_is_only_applied_when_asked() -> None:
     memory, _, _ = _service()
     long_fact = " ".join(["word"] * 60)
-    assert len((await memory.add_facts([_item(long_fact)])).added) == 1
-    report = await memory.add_facts([_item(long_fact + " more")], max_words=30)
+    assert len((await memory.admin.add_facts([_item(long_fact)])).added) == 1
+    report = await memory.admin.add_facts([_item(long_fact + " more")], max_words=30)
     assert "61 words; the limit is 30" in report.rejected[0].reason
 
 
 async def test_embedding_happens_once_per_batch() -> None:
     memory, _, embedder = _service()
     items = [_item(f"Fact number {i}") for i in range(10)]
-    report = await memory.add_facts(items, batch_size=4)
+    report = await memory.admin.add_facts(items, batch_size=4)
     assert len(report.added) == 10
     assert report.embedding_calls == 3 == embedder.calls
     assert report.usage.texts_embedded == 10
@@ -126,14 +126,14 @@ async def test_embedding_happens_once_per_batch() -> None:
 
 async def test_host_ids_make_a_retry_harmless_and_are_not_reused() -> None:
     memory, _, _ = _service()
-    first = await memory.add_facts([_item("Alice lives in Paris", id="host-1")])
+    first = await memory.admin.add_facts([_item("Alice lives in Paris", id="host-1")])
     assert first.added == ["host-1"]
-    again = await memory.add_facts(
+    again = await memory.admin.add_facts(
         [_item("Alice lives in Paris", id="host-1"), _item("Alice lives in Rome", id="host-1")]
     )
     assert again.duplicates == 1
     assert "already stored" in again.rejected[0].reason
-    twice = await memory.add_facts(
+    twice = await memory.admin.add_facts(
         [_item("Alice has a cat", id="h2"), _item("Alice has a dog", id="h2")]
     )
     assert twice.added == ["h2"]
@@ -143,11 +143,11 @@ async def test_host_ids_make_a_retry_harmless_and_are_not_reused() -> None:
 async def test_batch_size_is_checked() -> None:
     memory, _, _ = _service()
     with pytest.raises(InvalidInputError):
-        await memory.add_facts([_item("x")], batch_size=0)
+        await memory.admin.add_facts([_item("x")], batch_size=0)
 
 
 async def test_nothing_to_add_makes_no_embedding_call() -> None:
     memory, _, embedder = _service()
-    report = await memory.add_facts([])
+    report = await memory.admin.add_facts([])
     assert report.received == 0
     assert embedder.calls == 0

@@ -59,9 +59,11 @@ def _item(content: str) -> dict[str, Any]:
 async def _reads_of_adding(stored: int) -> tuple[int, ReadCountingStore]:
     store = ReadCountingStore()
     memory = MemoryService(store, KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW))
-    await memory.add_facts([_item(f"Stored fact number {i}") for i in range(stored)])
+    await memory.admin.add_facts([_item(f"Stored fact number {i}") for i in range(stored)])
     store.entries_read = 0
-    report = await memory.add_facts([_item("Alice moved to Lyon"), _item("Stored fact number 7")])
+    report = await memory.admin.add_facts(
+        [_item("Alice moved to Lyon"), _item("Stored fact number 7")]
+    )
     assert len(report.added) == 1
     assert report.duplicates == 1
     return store.entries_read, store

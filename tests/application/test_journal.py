@@ -17,11 +17,15 @@ from eden_memory.domain.dedup import (
     RetireFact,
     UpdateFact,
 )
-from eden_memory.domain.ids import FactId, MessageId
+from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, SessionIdentity, resolve_scopes
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-SCOPES = resolve_scopes(True, AgentMemoryConfig("nova"), SessionIdentity("nova", "s", ("alice",)))
+SCOPES = resolve_scopes(
+    True,
+    AgentMemoryConfig("nova"),
+    SessionIdentity(AgentId("nova"), SessionId("s"), (UserId("alice"),)),
+)
 
 
 def test_a_plan_survives_saving_and_loading_except_what_writes_nothing() -> None:
@@ -73,17 +77,28 @@ def test_a_resumed_plan_leaves_out_what_the_conversation_no_longer_admits() -> N
     )
     journal = FormationJournal.of(planned, (MessageId("m1"), MessageId("m2")), SCOPES)
     group = resolve_scopes(
-        True, AgentMemoryConfig("nova"), SessionIdentity("nova", "s", ("alice", "bob"))
+        True,
+        AgentMemoryConfig("nova"),
+        SessionIdentity(
+            AgentId("nova"),
+            SessionId("s"),
+            (
+                UserId("alice"),
+                UserId("bob"),
+            ),
+        ),
     )
     assert journal.planned(group).plan.operations == operations[1:]
     bob_alone = resolve_scopes(
-        True, AgentMemoryConfig("nova"), SessionIdentity("nova", "s", ("bob",))
+        True,
+        AgentMemoryConfig("nova"),
+        SessionIdentity(AgentId("nova"), SessionId("s"), (UserId("bob"),)),
     )
     assert journal.planned(bob_alone).plan.operations == operations[1:]
     no_agent = resolve_scopes(
         True,
         AgentMemoryConfig("nova", agent_memory_enabled=False),
-        SessionIdentity("nova", "s", ("alice",)),
+        SessionIdentity(AgentId("nova"), SessionId("s"), (UserId("alice"),)),
     )
     assert journal.planned(no_agent).plan.operations == operations[:1]
 

@@ -35,7 +35,7 @@ async def _world() -> World:
 
 async def test_an_edited_fact_is_reembedded_and_keeps_its_history() -> None:
     world = await _world()
-    m = world.memory.management
+    m = world.memory.admin
     fact = next(f for f in await m.list_facts("nova") if "Acme" in f.content)
     edited = await m.edit_fact("nova", fact.id, "Alice works at Globex")
     assert edited.version == 2
@@ -50,7 +50,7 @@ async def test_an_edited_fact_is_reembedded_and_keeps_its_history() -> None:
 
 async def test_ids_of_another_agent_are_not_found_and_bad_text_is_refused() -> None:
     world = await _world()
-    m = world.memory.management
+    m = world.memory.admin
     fact = (await m.list_facts("nova"))[0]
     with pytest.raises(NotFoundError):
         await m.get_fact("other-agent", fact.id)
@@ -64,7 +64,7 @@ async def test_ids_of_another_agent_are_not_found_and_bad_text_is_refused() -> N
 
 async def test_a_deleted_fact_is_gone_everywhere() -> None:
     world = await _world()
-    m = world.memory.management
+    m = world.memory.admin
     fact = next(f for f in await m.list_facts("nova") if "email" in f.content)
     await m.delete_fact("nova", fact.id)
     conv = world.memory.conversation(AGENT, "s1", ["alice"])
@@ -75,7 +75,7 @@ async def test_a_deleted_fact_is_gone_everywhere() -> None:
 
 async def test_buffered_reflections_can_be_edited_and_deleted_but_absorbed_ones_cannot() -> None:
     world = await _world()
-    m = world.memory.management
+    m = world.memory.admin
     key = ScopeKey.user("nova", "alice")
     [note] = await m.list_reflections("nova", key)
     edited = await m.edit_reflection("nova", note.id, "Alice wants very short answers")
@@ -90,7 +90,7 @@ async def test_buffered_reflections_can_be_edited_and_deleted_but_absorbed_ones_
 
 async def test_a_blob_can_be_replaced_within_its_word_limit() -> None:
     world = await _world()
-    m = world.memory.management
+    m = world.memory.admin
     key = ScopeKey.user("nova", "alice")
     replaced = await m.replace_consolidated(key, "[PREFERENCES]\n- Short answers")
     assert replaced.version == 1
@@ -101,13 +101,13 @@ async def test_a_blob_can_be_replaced_within_its_word_limit() -> None:
 
 async def test_stats_and_consolidation_status_describe_each_scope() -> None:
     world = await _world()
-    stats = {s.key.scope: s for s in await world.memory.stats("nova", "alice", "s1")}
+    stats = {s.key.scope: s for s in await world.memory.admin.stats("nova", "alice", "s1")}
     assert stats[Scope.USER].buffered_reflections == 1
     assert stats[Scope.USER].active_facts == 2
     assert stats[Scope.AGENT].active_facts == 1
     assert stats[Scope.SESSION].active_facts is None
     status = {
-        s.key.scope: s for s in await world.memory.consolidation_status("nova", "alice", "s1")
+        s.key.scope: s for s in await world.memory.admin.consolidation_status("nova", "alice", "s1")
     }
     assert status[Scope.USER].threshold == 4
     assert not status[Scope.USER].due
@@ -115,10 +115,10 @@ async def test_stats_and_consolidation_status_describe_each_scope() -> None:
 
 async def test_erasing_a_user_removes_their_memory_and_keeps_the_agents() -> None:
     world = await _world()
-    report = await world.memory.erase_user("nova", "alice")
+    report = await world.memory.admin.erase_user("nova", "alice")
     assert report.sessions == ["s1"]
     assert report.user_scope_records >= 3
-    m = world.memory.management
+    m = world.memory.admin
     assert {f.scope for f in await m.list_facts("nova")} == {Scope.AGENT}
     assert await m.list_reflections("nova", ScopeKey.user("nova", "alice")) == []
     assert await world.store.get_session("nova", "s1") is None  # type: ignore[arg-type]
@@ -128,22 +128,22 @@ async def test_erasing_a_user_removes_their_memory_and_keeps_the_agents() -> Non
 async def test_export_then_import_into_an_empty_store_loses_nothing() -> None:
     world = await _world()
     await world.memory.consolidate(world.memory.conversation(AGENT, "s1", ["alice"]), force=True)
-    lines = [line async for line in world.memory.export("nova")]
+    lines = [line async for line in world.memory.admin.export("nova")]
     target = make_world(STORY)
-    report = await target.memory.import_lines(lines)
+    report = await target.memory.admin.import_lines(lines)
     assert report.facts == 3
     assert report.facts_reembedded == 0
-    again = [line async for line in target.memory.export("nova")]
+    again = [line async for line in target.memory.admin.export("nova")]
     assert again[1:] == lines[1:]  # everything but the header's time
-    second = await target.memory.import_lines(lines)
+    second = await target.memory.admin.import_lines(lines)
     assert second.facts == 0
     assert second.facts_already_present == 3
 
 
 async def test_a_malformed_import_writes_nothing() -> None:
     world = await _world()
-    lines = [line async for line in world.memory.export("nova")]
+    lines = [line async for line in world.memory.admin.export("nova")]
     target = make_world(STORY)
     with pytest.raises(Exception, match="line 3"):
-        await target.memory.import_lines([*lines[:2], '{"kind": "fact", "fact": {"id": 1}}'])
-    assert await target.memory.management.list_facts("nova") == []
+        await target.memory.admin.import_lines([*lines[:2], '{"kind": "fact", "fact": {"id": 1}}'])
+    assert await target.memory.admin.list_facts("nova") == []

@@ -108,7 +108,7 @@ def _messages(world: World) -> list[Message]:
 
 
 async def _active_facts(world: World) -> list[str]:
-    return sorted(f.content for f in await world.memory.management.list_facts("nova"))
+    return sorted(f.content for f in await world.memory.admin.list_facts("nova"))
 
 
 async def test_copied_messages_and_the_agents_voice_are_refused_the_rest_is_kept(
@@ -161,7 +161,7 @@ async def test_a_blob_echoing_the_prompt_is_refused_and_nothing_is_absorbed(
         assert "(empty: start the structure)" in outcome.error
     store = cast(MemoryStore, world.store)
     assert [b for b in await store.list_consolidated("nova") if b.content] == []  # type: ignore[arg-type]
-    notes = await world.memory.management.list_reflections("nova", include_absorbed=True)
+    notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
     assert notes
     assert not any(n.absorbed for n in notes)
     assert sum("consolidation of" in r.getMessage() for r in caplog.records) == len(
@@ -204,7 +204,7 @@ async def test_an_echo_of_a_blob_that_has_content_keeps_the_version_it_had(
     ]
     after = {b.key: (b.version, b.content) for b in await store.list_consolidated("nova")}  # type: ignore[arg-type]
     assert {k: v for k, v in after.items() if k in before} == before
-    pending = await world.memory.management.list_reflections("nova")
+    pending = await world.memory.admin.list_reflections("nova")
     assert "Alice now accepts longer answers" in {n.content for n in pending}
 
 
@@ -234,7 +234,7 @@ async def test_a_dedup_answer_that_skips_a_fact_adds_it_and_ignores_what_was_not
     whys = [o.why for o in report.overrides]
     assert SKIPPED in whys  # the 60000 budget was not judged
     assert NOT_ASKED in whys  # Bob's phone had no similar fact: it was not asked about
-    facts = await world.memory.management.list_facts("nova", status=None, limit=100)
+    facts = await world.memory.admin.list_facts("nova", status=None, limit=100)
     status = {f.content: f.status for f in facts}
     # Repaired as new, nothing lost: the newer budget is kept beside the older one.
     assert status["The Mars festival budget is 60000 dollars"] is FactStatus.ACTIVE
@@ -259,7 +259,7 @@ async def test_notes_echoing_the_reflection_prompt_are_refused_the_rest_is_kept(
     assert report is not None
     assert {r.content for r in report.reflections_rejected} == set(SPOILED_NOTES)
     assert all(r.why.startswith("echoes the prompt") for r in report.reflections_rejected)
-    notes = await world.memory.management.list_reflections("nova", include_absorbed=True)
+    notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
     assert sorted(n.content for n in notes) == [
         "Alice is planning the festival budget",
         "Alice wants short answers",

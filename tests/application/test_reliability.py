@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from eden_memory.application.consolidation import Consolidator
-from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import (
     EdenMemoryError,
     InvalidLLMOutputError,
@@ -77,7 +76,7 @@ async def _prepare(llm: Any = None) -> World:
 
 
 async def _snapshot(world: World) -> dict[str, Any]:
-    m = world.memory.management
+    m = world.memory.admin
     facts = await m.list_facts("nova", status=None, limit=1000)
     reflections = await m.list_reflections("nova", include_absorbed=True)
     blobs = await world.store.list_consolidated("nova")  # type: ignore[arg-type]
@@ -161,7 +160,7 @@ async def test_an_llm_failure_anywhere_loses_and_duplicates_nothing(
     expected = await _expected()
     base = make_world(STORY, EAGER)
     world = await _prepare(FlakyLLM(base.llm, purpose, error, times=0))
-    flaky = world.memory._lifecycle.formation.models.clients[ModelRole.FAST]
+    flaky = world.client
     assert isinstance(flaky, FlakyLLM)
     flaky.left = times
     await _run_with_retry(world)
@@ -171,7 +170,7 @@ async def test_an_llm_failure_anywhere_loses_and_duplicates_nothing(
 async def test_one_unusable_answer_is_asked_again_and_the_formation_succeeds() -> None:
     base = make_world(STORY, EAGER)
     world = await _prepare(FlakyLLM(base.llm, "fact_extraction", InvalidLLMOutputError("x"), 0))
-    flaky = world.memory._lifecycle.formation.models.clients[ModelRole.FAST]
+    flaky = world.client
     assert isinstance(flaky, FlakyLLM)
     flaky.left = 1
     report = await world.memory.form_memories(world.memory.conversation(AGENT, "s2", ["alice"]))
@@ -212,7 +211,7 @@ async def test_concurrent_consolidations_of_one_scope_absorb_each_reflection_onc
     models = world.memory._lifecycle.formation.models
     workers = [Consolidator(world.store, models, world.clock, settings) for _ in range(8)]
     outcomes = await asyncio.gather(
-        *(w.consolidate(key, ModelRole.REFLECTION_FREE, Usage()) for w in workers)
+        *(w.consolidate(key, ModelRole.REFLECTION_FREE) for w in workers)
     )
     won = [o for o in outcomes if o is not None and o.status == "consolidated"]
     assert len(won) == 1
@@ -220,7 +219,7 @@ async def test_concurrent_consolidations_of_one_scope_absorb_each_reflection_onc
     stored = await world.store.list_reflections("nova", key, include_absorbed=True)  # type: ignore[arg-type]
     assert sorted(r.id for r in stored) == [f"r{i}" for i in range(6)]
     assert {r.absorbed_into_version for r in stored} == {1}
-    blob = await world.memory.management.get_consolidated(key)
+    blob = await world.memory.admin.get_consolidated(key)
     assert blob.version == 1
     assert all(f"note {i}" in blob.content for i in range(6))
 
@@ -228,6 +227,6 @@ async def test_concurrent_consolidations_of_one_scope_absorb_each_reflection_onc
 async def test_a_retired_fact_keeps_its_content_and_history() -> None:
     world = await _prepare()
     await world.memory.form_memories(world.memory.conversation(AGENT, "s2", ["alice"]))
-    [old] = await world.memory.management.list_facts("nova", status=FactStatus.RETIRED)
+    [old] = await world.memory.admin.list_facts("nova", status=FactStatus.RETIRED)
     assert old.content == "The Mars festival budget is 50000 dollars"
     assert old.retired_at is not None

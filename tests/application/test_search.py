@@ -75,7 +75,7 @@ async def test_retrieved_facts_have_their_access_counted() -> None:
     await world.memory.search_facts(conv, ["Bob phone number"])
     await world.memory.search_facts(conv, ["Bob phone number"])
     await world.memory.wait_for_background()  # counted off the caller's path
-    facts = {f.content: f for f in await world.memory.management.list_facts("nova")}
+    facts = {f.content: f for f in await world.memory.admin.list_facts("nova")}
     bob = facts["Bob's phone number is 555 0100"]
     assert bob.access_count == 2
     assert bob.last_accessed_at == world.clock.now()
@@ -152,7 +152,7 @@ async def test_a_query_naming_a_time_ranks_the_facts_said_then_first() -> None:
         FactInput(content=text, agent_id="nova", user_id="alice", formed_at=when)
         for text, when in said.items()
     ]
-    await world.memory.add_facts(items)
+    await world.memory.admin.add_facts(items)
     plain = await world.memory.search_facts(conv, ["where did Alice go hiking"])
     recent = await world.memory.search_facts(conv, ["where did Alice go hiking last week"])
     assert {r.fact.content for r in plain.results} == set(said)

@@ -61,7 +61,7 @@ async def _with(
         )
         for text, (session, said) in facts.items()
     ]
-    await memory.add_facts(items)
+    await memory.admin.add_facts(items)
     return memory
 
 

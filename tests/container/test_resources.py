@@ -54,7 +54,7 @@ def mongo_uri() -> Iterator[str]:
 async def test_the_embedded_store_file_is_closed(settings: Settings, tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     async with running(Container(config=settings(store="embedded", store_path=path))) as memory:
-        await memory.stats("agent")
+        await memory.admin.stats("agent")
         assert open_files(path) > 0
     assert open_files(path) == 0
 
@@ -75,7 +75,7 @@ async def test_a_failed_build_closes_what_it_had_opened(
 async def test_the_mongo_client_is_closed(settings: Settings, mongo_uri: str) -> None:
     container = Container(config=settings(store="mongo", mongodb_uri=mongo_uri))
     async with running(container) as memory:
-        await memory.stats("agent")  # a real round trip on the container's client
+        await memory.admin.stats("agent")  # a real round trip on the container's client
         client: Any = await resolved(container.mongo_client())
         await client.admin.command("ping")
     with pytest.raises(InvalidOperation, match="after close"):
@@ -100,8 +100,8 @@ async def test_a_container_runs_again_after_shutdown(settings: Settings, tmp_pat
         pass
     async with running(container) as second:
         assert second is not first
-        assert second.store is not first.store
-        await second.stats("agent")
+        assert second.admin.store is not first.admin.store
+        await second.admin.stats("agent")
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="needs /proc")

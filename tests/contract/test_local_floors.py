@@ -50,7 +50,7 @@ async def three_facts(model: Any, tmp_path: Path) -> AsyncIterator[tuple[MemoryS
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     await memory.record_messages(conv, world.messages(*THREE_FACTS))
     await memory.end_session(conv)  # forms even fewer messages than a formation needs
-    assert len(await memory.management.list_facts("nova")) == 3
+    assert len(await memory.admin.list_facts("nova")) == 3
     yield memory, conv
     await memory.aclose()
     await store.close()

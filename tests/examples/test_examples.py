@@ -8,13 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from google import genai
-from google.genai import types
 from openai import AsyncOpenAI
 
-from examples import background_host, gemini_loop, mcp_session, openai_loop
+from examples import background_host, mcp_session, openai_loop
 from tests.network_guard import integration_enabled
-from tests.providers import gemini_wire, openai_wire
+from tests.providers import openai_wire
 from tests.providers.standin import Reply, StandIn
 
 
@@ -65,41 +63,6 @@ async def test_the_background_host_forms_memories_after_turns() -> None:
     assert "Alice lives in Lyon" in await background_host.main()
 
 
-@pytest.fixture
-def gemini_server() -> Iterator[StandIn]:
-    with StandIn(gemini_wire.respond, gemini_wire.authorize) as server:
-        yield server
-
-
-async def test_the_gemini_loop_serves_search_facts_offline(gemini_server: StandIn) -> None:
-    call = gemini_wire.generate_body(None)
-    call["candidates"][0]["content"] = {
-        "role": "model",
-        "parts": [{"functionCall": {"name": "search_facts", "args": {"queries": ["email"]}}}],
-    }
-    gemini_server.queue(
-        Reply(200, call), Reply(200, gemini_wire.generate_body("It is alice@example.com."))
-    )
-    options = types.HttpOptions(base_url=gemini_server.url)
-    client = genai.Client(api_key="test-key", http_options=options)
-    assert await gemini_loop.main(client) == "It is alice@example.com."
-    second = gemini_server.requests[1].body
-    response = second["contents"][-1]["parts"][0]["functionResponse"]
-    assert "Alice's email is alice@example.com" in response["response"]["output"]
-
-
-@pytest.mark.integration
-@pytest.mark.skipif(
-    not (
-        integration_enabled()
-        and (os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY"))
-    ),
-    reason="needs GEMINI_API_KEY (or GOOGLE_API_KEY) and EDEN_MEMORY_INTEGRATION=1",
-)
-async def test_the_gemini_loop_with_the_real_api() -> None:
-    assert "alice@example.com" in await gemini_loop.main()
-
-
 async def test_the_pydantic_ai_agent_remembers_offline() -> None:
     from examples import pydantic_ai_agent
 
@@ -138,4 +101,17 @@ async def test_the_langgraph_example_remembers_offline() -> None:
     model = ScriptedChatModel(steps=[search, answer], prompts=[])
     reply = await langgraph_agent.main(model)
     assert "Alice's email is alice@example.com" in reply
-    assert "Alice wants short answers" in str(model.prompts[0][0].text)  # the context
+    system = str(model.prompts[0][0].text)
+    assert system.startswith("You are a helpful assistant.\n\n<MemoryContext>")  # the context
+    assert "Alice wants short answers" in system
+
+
+async def test_the_google_adk_example_remembers_offline() -> None:
+    from examples import google_adk_agent
+    from tests.integrations.adk_fake import ScriptedLlm, call, echo_tool_result, system_of
+
+    search = call("search_facts", {"query": ["email"]})
+    model = ScriptedLlm(steps=[search, echo_tool_result("From memory: ")])
+    answer = await google_adk_agent.main(model)
+    assert "Alice's email is alice@example.com" in answer
+    assert "Alice wants short answers" in system_of(model.requests[0])  # the context

@@ -130,7 +130,7 @@ async def test_a_session_forms_facts_and_reflections_through_the_real_model(
         await memory.start_session(conv)
         await memory.record_messages(conv, messages, background=False)
         report = await memory.end_session(conv)
-        facts = await memory.management.list_facts("guide", limit=100)
+        facts = await memory.admin.list_facts("guide", limit=100)
 
     assert report is not None
     assert recorder.invalid == []  # every answer parsed into its schema

@@ -232,9 +232,12 @@ async def test_an_answer_slower_than_the_timeout_is_a_timeout_error_after_retrie
     slow = Reply(200, gemini_wire.generate_body(GOOD), delay_seconds=1.0)
     gemini_server.queue(slow, slow)
 
-    with pytest.raises(ProviderTimeoutError):
+    with pytest.raises(ProviderTimeoutError) as raised:
         await make_llm(timeout_seconds=0.2, max_retries=1).generate(request(MODEL), Facts)
-    assert len(gemini_server.requests) == 2
+    # The adapter counts its attempts: on a loaded machine the second may time out before
+    # its bytes reach the stand-in, so the server's count is not the measure.
+    assert "gave up after 2 attempts" in getattr(raised.value, "__notes__", [])
+    assert 1 <= len(gemini_server.requests) <= 2
 
 
 def test_without_the_sdk_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

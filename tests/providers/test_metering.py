@@ -6,15 +6,9 @@ import asyncio
 
 import pytest
 
-from eden_memory.adapters.wrappers import (
-    EmbeddingTally,
-    LLMTally,
-    MeteredEmbedder,
-    MeteredLLM,
-    UsageMeter,
-    UsageSnapshot,
-)
+from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
 from eden_memory.domain.errors import InvalidLLMOutputError
+from eden_memory.domain.usage import EmbeddingTally, LLMTally, UsageSnapshot
 from eden_memory.ports.llm import LLMRequest
 from tests.providers.fakes import FlakyEmbedder, FlakyLLM
 from tests.providers.schemas import Facts

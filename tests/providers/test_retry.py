@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.adapters.providers_common import ProviderUnavailableError, RateLimitedError
-from eden_memory.adapters.wrappers import RetryingEmbedder, RetryingLLM, RetryPolicy
+from eden_memory.adapters.wrappers import RetryPolicy
 from eden_memory.adapters.wrappers.retry import backoff_ceiling, is_retryable
 from eden_memory.domain.errors import (
     InvalidLLMOutputError,
@@ -19,8 +19,6 @@ from eden_memory.domain.errors import (
     ProviderTimeoutError,
     StoreUnavailableError,
 )
-from tests.providers.fakes import FlakyEmbedder, FlakyLLM
-from tests.providers.schemas import Facts, request
 
 
 class Sleeps:
@@ -132,24 +130,3 @@ async def test_a_permanent_failure_is_raised_at_once(error: Exception) -> None:
 def test_negative_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="must not be negative"):
         RetryPolicy(max_retries=-1)
-
-
-async def test_retrying_llm_answers_after_transient_failures() -> None:
-    sleeps = Sleeps()
-    inner = FlakyLLM({"facts": [], "complete": True}, [ProviderRateLimitError("429")] * 2)
-
-    result = await RetryingLLM(inner, policy(sleeps)).generate(request("m"), Facts)
-
-    assert result.value == Facts(facts=[], complete=True)
-    assert inner.calls == 3
-
-
-async def test_retrying_embedder_answers_after_a_timeout_and_keeps_the_space() -> None:
-    inner = FlakyEmbedder([ProviderTimeoutError("slow")])
-    embedder = RetryingEmbedder(inner, policy(Sleeps()))
-
-    result = await embedder.embed(["a", "b"])
-
-    assert len(result.vectors) == 2
-    assert inner.calls == 2
-    assert embedder.space == inner.space

@@ -1,4 +1,4 @@
-"""Exact cosine similarity and BM25, over whatever candidates the caller already filtered."""
+"""BM25 over whatever candidates the caller already filtered (cosine is ``domain.vectors``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from eden_memory.adapters.stores.stemming import porter_stem
 from eden_memory.adapters.stores.text_terms import query_terms
@@ -25,12 +25,6 @@ def words(text: str) -> list[str]:
 def terms(text: str) -> list[str]:
     """The Porter stems of ``text``'s words, as the embedded store's index holds them."""
     return [porter_stem(word) for word in words(text)]
-
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norms if norms else 0.0
 
 
 def bm25(query: str, documents: Mapping[str, str]) -> dict[str, float]:

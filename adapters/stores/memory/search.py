@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
-from eden_memory.adapters.stores.memory.ranking import bm25, cosine
+from eden_memory.adapters.stores.memory.ranking import bm25
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.fifo import newest_first
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import RankedFact, Vector
+from eden_memory.domain.vectors import cosine
+from eden_memory.ports.stores import Vector
 
 # BM25 scores grow with the logarithm of the corpus size: a match on a word found in every
 # fact of a three-fact store scores about 0.1, a rare word in a large store 5 and more. No
@@ -43,7 +45,7 @@ class FactSearch(StateHolder):
 
     async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
-    ) -> list[RankedFact]:
+    ) -> list[Hit]:
         await self._turn()
         stored = self._state.current_space()
         if stored is None:
@@ -53,20 +55,18 @@ class FactSearch(StateHolder):
         if limit <= 0:
             return []
         ranked = [
-            RankedFact(s.fact.id, cosine(vector, s.vector))
+            Hit(s.fact.id, cosine(vector, s.vector))
             for s in self._visible(visibility)
             if s.space == space
         ]
         ranked.sort(key=lambda r: (-r.score, r.id))
         return ranked[:limit]
 
-    async def keyword_ranking(
-        self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[RankedFact]:
+    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
         await self._turn()
         if limit <= 0:
             return []
         contents: dict[str, str] = {s.fact.id: s.fact.content for s in self._visible(visibility)}
-        ranked = [RankedFact(FactId(i), score) for i, score in bm25(text, contents).items()]
+        ranked = [Hit(FactId(i), score) for i, score in bm25(text, contents).items()]
         ranked.sort(key=lambda r: (-r.score, r.id))
         return ranked[:limit]

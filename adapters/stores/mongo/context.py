@@ -1,6 +1,6 @@
 """What every part of the MongoStore shares: collections, codecs, options, capabilities.
 
-Capabilities (Atlas Search, ``$rankFusion``, transactions, a ``$text`` index) are found
+Capabilities (Atlas Search, transactions, a ``$text`` index) are found
 out once, on first use, from the server's own answer, and remembered for the life of the
 store; nothing is guessed from version strings.
 """
@@ -45,7 +45,6 @@ class MongoContext:
         self.indexed = not options.ensure_indexes
         self.atlas = AtlasSearch(options)
         # None: not known yet; each is settled by the server's first answer.
-        self.rank_fusion: bool | None = None
         self.transactions: bool | None = None
         self.text_index: bool | None = None
 

@@ -71,8 +71,6 @@ class SearchIndexNames:
 class MongoStoreOptions:
     """Everything a MongoStore needs besides the database object.
 
-    ``use_rank_fusion`` asks hybrid search to fuse on the server with ``$rankFusion``
-    (MongoDB 8.0+); the store falls back to fusing locally where the server cannot.
     ``num_candidates_factor`` and ``max_num_candidates`` scale ``$vectorSearch``'s
     ``numCandidates`` with the limit (Atlas recommends at least 20 times the limit); both it
     and the limit stay within Atlas's ceiling of 10,000. ``exact_vector_search`` sends
@@ -93,7 +91,6 @@ class MongoStoreOptions:
     collections: CollectionNames = field(default_factory=CollectionNames)
     search_indexes: SearchIndexNames = field(default_factory=SearchIndexNames)
     id_mode: IdMode = IdMode.STRING
-    use_rank_fusion: bool = False
     num_candidates_factor: int = 20
     min_num_candidates: int = 100
     max_num_candidates: int = VECTOR_SEARCH_CEILING

@@ -5,9 +5,6 @@
   (Atlas normalises cosine to ``(1 + cos) / 2``; ``cosine_from_atlas`` turns it back).
 * ``$search``: ``compound`` with the visibility clauses as ``filter`` (they never score)
   and a fuzzy ``text`` clause on ``content`` as ``must``; score from ``searchScore``.
-* ``$rankFusion`` (MongoDB 8.0+): both searches as input pipelines, fused on the server
-  by Reciprocal Rank Fusion. Input pipelines may only select and order documents, so the
-  score and the projection come after the fusion stage.
 
 Every pipeline ends in one ``$project`` keeping only ``_id`` and the score: searches rank
 ids, and the caller reads just the facts it keeps (no document, no vector is shipped).
@@ -20,8 +17,6 @@ from collections.abc import Sequence
 from eden_memory.adapters.stores.mongo.compat import Document
 
 SCORE = "_score"
-# The RRF constant $rankFusion uses; MongoDB fixes it (its "sensitivity parameter").
-RANK_FUSION_K = 60
 
 
 def _ranked(meta: str) -> list[Document]:
@@ -69,22 +64,6 @@ def search_stage(index: str, text: str, clauses: Sequence[Document]) -> Document
 
 def text_search(index: str, text: str, clauses: Sequence[Document], limit: int) -> list[Document]:
     return [search_stage(index, text, clauses), {"$limit": limit}, *_ranked("searchScore")]
-
-
-def rank_fusion(
-    semantic: Sequence[Document], keyword: Sequence[Document], limit: int
-) -> list[Document]:
-    """Server-side hybrid search: the two selections fused by RRF (k = 60, weights 1)."""
-    return [
-        {
-            "$rankFusion": {
-                "input": {"pipelines": {"semantic": list(semantic), "keyword": list(keyword)}},
-                "combination": {"weights": {"semantic": 1, "keyword": 1}},
-            }
-        },
-        {"$limit": limit},
-        *_ranked("score"),
-    ]
 
 
 def cosine_from_atlas(score: float) -> float:

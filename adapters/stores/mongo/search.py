@@ -30,8 +30,9 @@ from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import RankedFact, Vector
+from eden_memory.ports.stores import Vector
 
 
 class SearchMethods(SpaceMethods, TextIndexMethods):
@@ -47,7 +48,7 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
 
     async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
-    ) -> list[RankedFact]:
+    ) -> list[Hit]:
         stored = await self.embedding_space()
         if stored is None or limit <= 0 or visibility.is_empty:
             return []
@@ -70,9 +71,7 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
                 return _ranked(merged(ranked, recent, opts.vector_limit(limit)))
         return await self._exact_cosine(vector, found, space, limit)
 
-    async def keyword_ranking(
-        self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[RankedFact]:
+    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
         if not isinstance(text, str):
             raise InvalidInputError(f"search text must be a string, got {type(text).__name__}")
         query = atlas_query(text)
@@ -91,7 +90,7 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
 
     async def _exact_cosine(
         self, vector: Vector, found: Document, space: EmbeddingSpace, limit: int
-    ) -> list[RankedFact]:
+    ) -> list[Hit]:
         query = {"$and": [found, {"embedding_dim": space.dimension}]}
         documents = await self.ctx.facts.find(query, {"embedding": 1})
         return _ranked(top_k(vector, _vectors(documents, space), limit))
@@ -125,17 +124,17 @@ def _vectors(documents: Sequence[Document], space: EmbeddingSpace) -> list[tuple
     return [(doc_id, v) for doc_id, v in pairs if len(v) == space.dimension]
 
 
-def _ranked(pairs: Sequence[tuple[str, float]]) -> list[RankedFact]:
+def _ranked(pairs: Sequence[tuple[str, float]]) -> list[Hit]:
     """(id, score) pairs as the port's rankings, in the same order."""
-    return [RankedFact(FactId(doc_id), score) for doc_id, score in pairs]
+    return [Hit(FactId(doc_id), score) for doc_id, score in pairs]
 
 
-def atlas_ranking(documents: Sequence[Document], cosine: bool) -> list[RankedFact]:
+def atlas_ranking(documents: Sequence[Document], cosine: bool) -> list[Hit]:
     """An Atlas answer (``_id`` and score per document) as a ranking, cosine made plain."""
     ranking = []
     for document in documents:
         score = float(document[pipelines.SCORE])
         if cosine:
             score = pipelines.cosine_from_atlas(score)
-        ranking.append(RankedFact(FactId(str(document["_id"])), score))
+        ranking.append(Hit(FactId(str(document["_id"])), score))
     return ranking

@@ -13,18 +13,18 @@ from eden_memory.adapters.stores.mongo.claims import ClaimMethods
 from eden_memory.adapters.stores.mongo.consolidated import ConsolidatedMethods
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.facts import FactMethods
-from eden_memory.adapters.stores.mongo.fusion import FusionMethods
 from eden_memory.adapters.stores.mongo.index_setup import IndexReport, setup_indexes
 from eden_memory.adapters.stores.mongo.listing import ListingMethods
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
 from eden_memory.adapters.stores.mongo.revisions import RevisionMethods
+from eden_memory.adapters.stores.mongo.search import SearchMethods
 from eden_memory.adapters.stores.mongo.sessions import SessionMethods
 
 
 class MongoStore(
     FactMethods,
     ListingMethods,
-    FusionMethods,
+    SearchMethods,
     ConsolidatedMethods,
     SessionMethods,
     ClaimMethods,

@@ -28,8 +28,8 @@ from eden_memory.adapters.stores.sqlite.revisions import fact_seqs
 from eden_memory.adapters.stores.stemming import porter_stem
 from eden_memory.adapters.stores.text_terms import content_words
 from eden_memory.domain.ids import FactId
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import RankedFact
 
 # Calibration. Facts are short, so a query term occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
@@ -133,7 +133,7 @@ def sees_every_fact(conn: sqlite3.Connection, parts: list[KeyCols]) -> bool:
 
 def keyword_ranking(
     conn: sqlite3.Connection, text: str, visibility: FactVisibility, limit: int
-) -> list[RankedFact]:
+) -> list[Hit]:
     parts = visible_partitions(visibility)
     if not parts or limit <= 0:
         return []
@@ -165,4 +165,4 @@ def keyword_ranking(
             if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
                 return []  # a query the sanitiser let through must not fail a search
             raise
-    return [RankedFact(FactId(fact_id), float(score)) for fact_id, score in rows]
+    return [Hit(FactId(fact_id), float(score)) for fact_id, score in rows]

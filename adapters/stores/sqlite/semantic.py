@@ -18,8 +18,8 @@ from eden_memory.adapters.stores.sqlite.space import holds_facts
 from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import RankedFact
 
 
 def semantic_ranking(
@@ -29,7 +29,7 @@ def semantic_ranking(
     visibility: FactVisibility,
     limit: int,
     space: EmbeddingSpace,
-) -> list[RankedFact]:
+) -> list[Hit]:
     parts = visible_partitions(visibility)
     if not parts or limit <= 0:
         return []
@@ -44,4 +44,4 @@ def semantic_ranking(
         if norm == 0.0:
             return []  # a zero vector has no direction: no cosine to rank by
         ranked = index.top(conn, query / norm, parts, limit)
-    return [RankedFact(FactId(fact_id), score) for fact_id, score in ranked]
+    return [Hit(FactId(fact_id), score) for fact_id, score in ranked]

@@ -36,8 +36,9 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactQuery, RankedFact, Vector
+from eden_memory.ports.stores import FactQuery, Vector
 
 
 class SqliteStore(MemoryMethods, SessionMethods):
@@ -164,7 +165,7 @@ class SqliteStore(MemoryMethods, SessionMethods):
 
     async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
-    ) -> list[RankedFact]:
+    ) -> list[Hit]:
         ranked = await self._searcher.run(
             lambda c: semantic.semantic_ranking(c, self._index, vector, visibility, limit, space)
         )
@@ -182,9 +183,7 @@ class SqliteStore(MemoryMethods, SessionMethods):
             for snap in snaps:
                 await self._writer.run(partial(vector_files.adopt, folder=self._folder, snap=snap))
 
-    async def keyword_ranking(
-        self, text: str, visibility: FactVisibility, limit: int
-    ) -> list[RankedFact]:
+    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
         return await self._reader.run(lambda c: keyword.keyword_ranking(c, text, visibility, limit))
 
     async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:

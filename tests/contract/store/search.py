@@ -10,12 +10,13 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import EmbeddingSpaceError
 from eden_memory.domain.ids import AgentId
 from eden_memory.domain.models import FactStatus
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import MemoryStore, RankedFact
+from eden_memory.ports.stores import MemoryStore
 from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, ids, sees
 
 
-def hit_ids(hits: list[RankedFact]) -> list[str]:
+def hit_ids(hits: list[Hit]) -> list[str]:
     return [h.id for h in hits]
 
 

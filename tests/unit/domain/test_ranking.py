@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.ranking import (
     FusedHit,
     Fusion,
@@ -94,8 +95,12 @@ def test_rrf_scores_every_listed_document_once_best_first(
     assert all(0 < s <= len(rankings) / (k + 1) + 1e-12 for s in scores)
 
 
+def hit(doc: str, score: float) -> Hit:
+    return Hit(FactId(doc), score)
+
+
 def hits(n: int, score: float = 0.9) -> list[Hit]:
-    return [Hit(f"d{i}", score) for i in range(1, n + 1)]
+    return [hit(f"d{i}", score) for i in range(1, n + 1)]
 
 
 def test_with_k_60_and_threshold_0_015_rank_6_passes_and_rank_7_does_not() -> None:
@@ -121,7 +126,7 @@ def test_a_single_list_item_passes_iff_its_reciprocal_rank_clears_the_threshold(
 
 
 def test_fusion_records_each_retrievers_rank_and_score() -> None:
-    fused = fuse_default([Hit("a", 0.9), Hit("b", 0.8)], [Hit("b", 4.0), Hit("c", 2.0)])
+    fused = fuse_default([hit("a", 0.9), hit("b", 0.8)], [hit("b", 4.0), hit("c", 2.0)])
     assert [h.id for h in fused] == ["b", "a", "c"]
     b, a, c = fused
     assert b == FusedHit("b", 1 / 62 + 1 / 61, 0.8, 2, 4.0, 1)
@@ -130,12 +135,12 @@ def test_fusion_records_each_retrievers_rank_and_score() -> None:
 
 
 def test_results_under_a_retrievers_threshold_take_no_rank() -> None:
-    fused = fuse_default([Hit("low", 0.5), Hit("a", 0.7)], [Hit("weak", 1.0)])
+    fused = fuse_default([hit("low", 0.5), hit("a", 0.7)], [hit("weak", 1.0)])
     assert [(h.id, h.semantic_rank) for h in fused] == [("a", 1)]
 
 
 SCORED = st.lists(st.tuples(DOCS, st.floats(0, 5)), max_size=10).map(
-    lambda pairs: [Hit(doc, score) for doc, score in pairs]
+    lambda pairs: [hit(doc, score) for doc, score in pairs]
 )
 
 
@@ -154,16 +159,16 @@ def test_fused_results_cleared_every_threshold_and_come_best_first(
 
 
 def test_above_keeps_scores_at_or_over_the_threshold_in_order() -> None:
-    given_hits = [Hit("a", 0.5), Hit("b", 0.7), Hit("c", 0.65)]
-    assert above(given_hits, 0.65) == [Hit("b", 0.7), Hit("c", 0.65)]
+    given_hits = [hit("a", 0.5), hit("b", 0.7), hit("c", 0.65)]
+    assert above(given_hits, 0.65) == [hit("b", 0.7), hit("c", 0.65)]
 
 
 def test_a_single_retriever_is_thresholded_and_ranked_from_one() -> None:
     semantic = single(
-        [Hit("a", 0.9), Hit("a", 0.8), Hit("b", 0.7), Hit("c", 0.1)], 0.65, semantic=True
+        [hit("a", 0.9), hit("a", 0.8), hit("b", 0.7), hit("c", 0.1)], 0.65, semantic=True
     )
     assert semantic == [FusedHit("a", 0.9, 0.9, 1), FusedHit("b", 0.7, 0.7, 2)]
-    keyword = single([Hit("a", 2.0)], 1.5, semantic=False)
+    keyword = single([hit("a", 2.0)], 1.5, semantic=False)
     assert keyword == [FusedHit("a", 2.0, keyword_score=2.0, keyword_rank=1)]
 
 
@@ -203,14 +208,14 @@ def score_rule(semantic_weight: float = 0.7, keyword_weight: float = 0.3) -> Fus
 
 
 UNIQUE_SCORED = st.dictionaries(DOCS, st.floats(0, 5), max_size=8).map(
-    lambda scores: [Hit(doc, score) for doc, score in scores.items()]
+    lambda scores: [hit(doc, score) for doc, score in scores.items()]
 )
 WEIGHTS = st.tuples(st.floats(0, 1), st.floats(0, 1))
 
 
 def test_score_fusion_scales_each_list_by_its_extremes_and_weighs_them() -> None:
     fused = fuse(
-        [Hit("a", 0.9), Hit("b", 0.5), Hit("c", 0.1)], [Hit("c", 8.0), Hit("d", 2.0)], score_rule()
+        [hit("a", 0.9), hit("b", 0.5), hit("c", 0.1)], [hit("c", 8.0), hit("d", 2.0)], score_rule()
     )
     assert [(h.id, round(h.score, 6)) for h in fused] == [
         ("a", 0.7),
@@ -253,7 +258,7 @@ def test_raising_one_score_of_a_document_never_lowers_its_place(
     if not hits:
         return
     target = hits[0]
-    raised = [Hit(h.id, h.score + by) if h.id == target.id else h for h in hits]
+    raised = [hit(h.id, h.score + by) if h.id == target.id else h for h in hits]
     rule = score_rule(*weights)
     before = fuse(semantic, keyword, rule)
     after = fuse(raised, keyword, rule) if sem else fuse(semantic, raised, rule)

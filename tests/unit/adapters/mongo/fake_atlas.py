@@ -1,6 +1,6 @@
 """A stand-in for Atlas Search around mongomock, for tests of the Atlas code paths.
 
-It records every ``$vectorSearch`` / ``$search`` / ``$rankFusion`` pipeline the store sends
+It records every ``$vectorSearch`` / ``$search`` pipeline the store sends
 and answers with the (id, score) pairs a test scripted whose documents mongomock holds,
 shaped by the pipeline's last ``$project`` as Atlas would shape them (a field the store did
 not ask for is not there). Search indexes are listed, created and updated in memory. Everything else
@@ -23,7 +23,7 @@ from eden_memory.adapters.stores.stemming import porter_stem
 from tests.unit.adapters.mongo.builders import DIM
 
 Doc = dict[str, Any]
-SEARCH_STAGES = ("$vectorSearch", "$search", "$rankFusion")
+SEARCH_STAGES = ("$vectorSearch", "$search")
 READY = "READY"
 
 
@@ -217,12 +217,8 @@ class FakeAtlasCollection:
 
 
 def _vector_stages(pipeline: list[Doc]) -> list[Doc]:
-    """Every ``$vectorSearch`` spec, also those inside ``$rankFusion``'s input pipelines."""
-    found = [stage["$vectorSearch"] for stage in pipeline if "$vectorSearch" in stage]
-    for stage in pipeline:
-        for inner in stage.get("$rankFusion", {}).get("input", {}).get("pipelines", {}).values():
-            found += _vector_stages(inner)
-    return found
+    """Every ``$vectorSearch`` spec of the pipeline."""
+    return [stage["$vectorSearch"] for stage in pipeline if "$vectorSearch" in stage]
 
 
 def _check_vector_search(spec: Doc) -> None:

@@ -6,13 +6,13 @@ import logging
 
 import pytest
 
-from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, SearchIndexNames
+from eden_memory.adapters.stores.mongo import MongoStore, SearchIndexNames
 from eden_memory.adapters.stores.mongo.capabilities import SCALE_WARNING
 from eden_memory.adapters.stores.mongo.errors import search_unsupported
 from eden_memory.domain.errors import StoreError
 from eden_memory.domain.ids import FactId
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import RankedFact
 from tests.unit.adapters.mongo.builders import SPACE, U1, A, axis, fact, mongomock_store
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase, server_error
 
@@ -25,7 +25,7 @@ ATLAS_NOT_ALLOWED = (
 )
 
 
-def ids(ranking: list[RankedFact]) -> list[FactId]:
+def ids(ranking: list[Hit]) -> list[FactId]:
     return [r.id for r in ranking]
 
 
@@ -57,7 +57,7 @@ async def test_a_server_answering_command_not_supported_falls_back() -> None:
     tea = fact("Alice drinks green tea", user=U1)
     await store.add_facts([tea], [axis(0)])
     ranking = await store.semantic_ranking(axis(0), VIEWER, 5, space=SPACE)
-    assert ranking == [RankedFact(tea.id, 1.0)]
+    assert ranking == [Hit(tea.id, 1.0)]
     assert store.ctx.atlas.available is False
     await store.keyword_ranking("tea", VIEWER, 5)
     assert atlas.pipelines == []
@@ -162,48 +162,3 @@ async def test_the_text_index_is_asked_the_words_that_count_and_finds_their_form
         assert expected
     # Stop words and syntax never reach $text; a query of stop words only scans instead.
     assert atlas.text_searches == ["caroline attend support groups"]
-
-
-RANK_FUSION_REFUSALS = [
-    server_error(40324, "Location40324", "Unrecognized pipeline stage name: '$rankFusion'"),
-    server_error(
-        224,
-        "QueryFeatureNotAllowed",
-        "$rankFusion is not allowed with the current configuration. You may need to enable "
-        "the corresponding feature flag",
-    ),
-]
-
-
-@pytest.mark.parametrize("refusal", RANK_FUSION_REFUSALS)
-async def test_without_rank_fusion_on_the_server_hybrid_search_fuses_locally(
-    refusal: Exception,
-) -> None:
-    atlas = Atlas()
-    atlas.ready(NAMES.vector, NAMES.text)
-    atlas.errors["$rankFusion"] = refusal
-    # Atlas's scripted answers alone (no merge of the facts written just now).
-    options = MongoStoreOptions(use_rank_fusion=True, index_lag_seconds=0)
-    store = MongoStore(FakeAtlasDatabase(atlas), options)
-    both, semantic_only = fact("green tea", user=U1), fact("black coffee")
-    await store.add_facts([both, semantic_only], [axis(0), axis(1)])
-    atlas.answers["$vectorSearch"] = [(semantic_only.id, 0.95), (both.id, 0.9)]
-    atlas.answers["$search"] = [(both.id, 3.0)]
-    fused = await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
-    assert ids(fused) == [both.id, semantic_only.id]
-    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
-    assert store.ctx.rank_fusion is False
-    assert store.ctx.atlas.available is True
-    await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
-    assert [next(iter(p[0])) for p in atlas.pipelines].count("$rankFusion") == 1
-
-
-async def test_another_rank_fusion_error_is_reported_not_swallowed() -> None:
-    atlas = Atlas()
-    atlas.ready(NAMES.vector, NAMES.text)
-    atlas.errors["$rankFusion"] = server_error(2, "BadValue", "unknown argument to $rankFusion")
-    store = MongoStore(FakeAtlasDatabase(atlas), MongoStoreOptions(use_rank_fusion=True))
-    await store.add_facts([fact("green tea", user=U1)], [axis(0)])
-    with pytest.raises(StoreError, match="code 2"):
-        await store.hybrid_search("tea", axis(0), VIEWER, 5, space=SPACE)
-    assert store.ctx.rank_fusion is None

@@ -11,8 +11,8 @@ from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, pip
 from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.options import IdMode, SearchIndexNames
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import RankedFact
 from tests.unit.adapters.mongo.builders import MODEL, SPACE, U1, A, axis, fact
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
@@ -85,21 +85,6 @@ TEXT_GOLDEN: list[Doc] = [
     {"$limit": 10},
     {"$project": {"_id": 1, "_score": {"$meta": "searchScore"}}},
 ]
-FUSION_GOLDEN: list[Doc] = [
-    {
-        "$rankFusion": {
-            "input": {
-                "pipelines": {
-                    "semantic": [VECTOR_GOLDEN[0]],
-                    "keyword": [SEARCH_STAGE, {"$limit": 10}],
-                }
-            },
-            "combination": {"weights": {"semantic": 1, "keyword": 1}},
-        }
-    },
-    {"$limit": 10},
-    {"$project": {"_id": 1, "_score": {"$meta": "score"}}},
-]
 
 
 def test_the_vector_search_pipeline_filters_inside_the_stage() -> None:
@@ -113,12 +98,12 @@ def test_the_text_search_pipeline_filters_in_compound_and_matches_fuzzily() -> N
 
 
 def test_no_pipeline_filters_after_its_search_stage() -> None:
-    for golden in (VECTOR_GOLDEN, TEXT_GOLDEN, FUSION_GOLDEN):
+    for golden in (VECTOR_GOLDEN, TEXT_GOLDEN):
         assert all("$match" not in stage for stage in golden)
 
 
 def test_every_pipeline_ships_ids_and_scores_only() -> None:
-    for golden in (VECTOR_GOLDEN, TEXT_GOLDEN, FUSION_GOLDEN):
+    for golden in (VECTOR_GOLDEN, TEXT_GOLDEN):
         assert set(golden[-1]["$project"]) == {"_id", "_score"}
         assert sum("$project" in stage for stage in golden) == 1
 
@@ -164,19 +149,8 @@ async def test_the_store_sends_the_golden_text_pipeline_and_keeps_search_scores(
     atlas.answers["$search"] = [(tea.id, 2.5)]
     ranking = await store.keyword_ranking("green tea", VISIBLE, 10)
     assert atlas.pipelines == [TEXT_GOLDEN]
-    assert ranking == [RankedFact(tea.id, 2.5)]
+    assert ranking == [Hit(tea.id, 2.5)]
     assert store.text_score_threshold == 1.5
-
-
-async def test_hybrid_search_fuses_on_the_server_when_asked() -> None:
-    store, atlas = await _atlas_store(MongoStoreOptions(use_rank_fusion=True))
-    tea = fact("Alice drinks green tea", user=U1)
-    await store.add_facts([tea], [axis(0)])
-    atlas.answers["$rankFusion"] = [(tea.id, 2 / 61)]
-    fused = await store.hybrid_search("green tea", axis(0), VISIBLE, 10, space=SPACE)
-    assert atlas.pipelines == [FUSION_GOLDEN]
-    assert [r.id for r in fused] == [tea.id]
-    assert fused[0].score == pytest.approx(2 / 61)
 
 
 def test_a_larger_max_num_candidates_still_stays_within_atlas_s_ceiling() -> None:

@@ -82,18 +82,6 @@ async def test_overload_that_lasts_is_unavailable_and_search_stays_on() -> None:
     assert store.ctx.atlas.available is True
 
 
-async def test_rank_fusion_is_retried_too_and_then_fused_on_the_server() -> None:
-    atlas = Atlas()
-    store = await atlas_store(atlas, use_rank_fusion=True)
-    tea = fact("Alice drinks green tea", user=U1)
-    await store.add_facts([tea], [axis(0)])
-    atlas.answers["$rankFusion"] = [(tea.id, 2 / 61)]
-    atlas.flaky["$rankFusion"] = [overloaded()]
-    fused = await store.hybrid_search("green tea", axis(0), VIEWER, 5, space=SPACE)
-    assert [r.id for r in fused] == [tea.id]
-    assert store.ctx.rank_fusion is True
-
-
 async def test_a_write_that_would_count_twice_is_not_retried_on_overload() -> None:
     store = await atlas_store(Atlas())
     calls: list[int] = []

@@ -16,8 +16,8 @@ from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
 from eden_memory.adapters.stores.sqlite.keyword import fts_query, query_words
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
+from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import RankedFact
 
 T0 = datetime(2026, 2, 1, tzinfo=UTC)
 A = AgentId("agent")
@@ -78,7 +78,7 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
         yield opened
 
 
-async def contents(store: SqliteStore, hits: list[RankedFact]) -> list[str]:
+async def contents(store: SqliteStore, hits: list[Hit]) -> list[str]:
     return [f.content for f in await store.get_facts([h.id for h in hits])]
 
 

@@ -1,4 +1,8 @@
-"""Usage accounting: wrappers that count every LLM and embedding call into a ``UsageMeter``.
+"""Usage accounting, the one mechanism: every LLM and embedding call counted into a ``UsageMeter``.
+
+The service wraps its LLM clients and its embedder in ``MeteredLLM`` / ``MeteredEmbedder``
+once (with the host's meter, or its own), so no call site counts anything by hand; a
+formation's or an ingestion's report is the usage of its own scope (``Usage.of``).
 
 Two ways to read the usage of one piece of work::
 
@@ -20,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from eden_memory.adapters.wrappers.usage import EmbeddingTally, LLMTally, UsageSnapshot
 from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.usage import EmbeddingTally, LLMTally, UsageSnapshot
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
 

@@ -3,7 +3,8 @@
 v1 documents were written by several versions of the first system (and sometimes by hand
 through its UI), so every field is read as "maybe missing, maybe the wrong type". These
 functions never raise: they return None and let the caller report the document.
-The application layer may not import ``bson``, so ObjectIds are recognised by shape.
+The domain may not import ``bson``, so ObjectIds are recognised by shape. (The v1 source
+adapter and the migration use case both read ids this way.)
 """
 
 from __future__ import annotations

@@ -1,0 +1,201 @@
+"""What the console may do with the memory: the one module that knows the service's names.
+
+Every call names its agent and is refused ("not found") for an agent the operator did not
+open the console on, so no URL reaches another agent's memory. Ids of records of another
+agent are refused by the management API itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from eden_memory.application.admin import Admin
+from eden_memory.application.context import MemoryContext
+from eden_memory.application.conversation import Conversation
+from eden_memory.application.erasure import Erasure
+from eden_memory.application.inspection import ConsolidationStatus, ScopeStats
+from eden_memory.application.search import SearchResponse
+from eden_memory.application.service import MemoryService
+from eden_memory.domain.errors import NotFoundError
+from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId, check_id
+from eden_memory.domain.models import (
+    ConsolidatedMemory,
+    Fact,
+    FactRevision,
+    FactStatus,
+    Reflection,
+    SessionState,
+)
+from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
+from eden_memory.ports.stores import ListingPosition, MemoryStore
+
+PREVIEW_SESSION = "console-preview"  # the session a preview names when the operator names none
+
+
+@dataclass(frozen=True)
+class Owners:
+    """The users and sessions of an agent that hold a blob or buffered reflections."""
+
+    users: list[str]
+    sessions: list[str]
+
+
+class ConsoleMemory:
+    """The management API, confined to the agents the console was opened on."""
+
+    def __init__(self, service: MemoryService, agents: Sequence[str]) -> None:
+        self._service = service
+        self.agents = tuple(check_id(a, "agent_id") for a in agents)
+
+    # The service's names, in one place: administration is ``service.admin``.
+    @property
+    def _admin(self) -> Admin:
+        return self._service.admin
+
+    @property
+    def _store(self) -> MemoryStore:
+        return self._service.admin.store
+
+    def agent(self, agent_id: str) -> AgentId:
+        """The agent, if the console was opened on it; "not found" otherwise."""
+        if agent_id not in self.agents:
+            raise NotFoundError(f"this console was not opened on agent {agent_id!r}")
+        return AgentId(agent_id)
+
+    def now(self) -> datetime:
+        return self._service.clock.now()
+
+    def word_limit(self, scope: Scope) -> int:
+        return self._service.settings.consolidation.word_limits.of(scope)
+
+    # Facts -------------------------------------------------------------------------
+
+    async def facts(
+        self,
+        agent_id: str,
+        *,
+        user_id: str | None,
+        scope: Scope | None,
+        status: FactStatus | None,
+        after: ListingPosition | None,
+        limit: int,
+    ) -> list[Fact]:
+        return await self._admin.list_facts(
+            self.agent(agent_id),
+            user_id=user_id,
+            scope=scope,
+            status=status,
+            limit=limit,
+            after=after,
+        )
+
+    async def fact(self, agent_id: str, fact_id: str) -> Fact:
+        return await self._admin.get_fact(self.agent(agent_id), fact_id)
+
+    async def facts_by_id(self, agent_id: str, ids: Sequence[str]) -> list[Fact]:
+        """The facts with these ids that belong to the agent (a superseding fact, say)."""
+        agent = self.agent(agent_id)
+        found = await self._store.get_facts([FactId(check_id(i, "fact_id")) for i in ids])
+        return [f for f in found if f.agent_id == agent]
+
+    async def history(self, agent_id: str, fact_id: str) -> list[FactRevision]:
+        return await self._admin.fact_history(self.agent(agent_id), fact_id)
+
+    async def edit_fact(self, agent_id: str, fact_id: str, content: str) -> Fact:
+        """The new text is re-embedded; the old one stays in the fact's history."""
+        return await self._admin.edit_fact(self.agent(agent_id), fact_id, content, "console edit")
+
+    async def delete_fact(self, agent_id: str, fact_id: str) -> None:
+        await self._admin.delete_fact(self.agent(agent_id), fact_id)
+
+    # Reflections and blobs ---------------------------------------------------------
+
+    async def buffered(self, key: ScopeKey) -> list[Reflection]:
+        """The reflections awaiting consolidation in one scope, oldest first."""
+        return await self._admin.list_reflections(self.agent(key.agent_id), key)
+
+    async def edit_reflection(self, agent_id: str, reflection_id: str, content: str) -> None:
+        await self._admin.edit_reflection(self.agent(agent_id), reflection_id, content)
+
+    async def delete_reflection(self, agent_id: str, reflection_id: str) -> None:
+        await self._admin.delete_reflection(self.agent(agent_id), reflection_id)
+
+    async def blob(self, key: ScopeKey) -> ConsolidatedMemory:
+        self.agent(key.agent_id)
+        return await self._admin.get_consolidated(key)
+
+    async def replace_blob(self, key: ScopeKey, content: str) -> ConsolidatedMemory:
+        self.agent(key.agent_id)
+        return await self._admin.replace_consolidated(key, content)
+
+    # Inspection --------------------------------------------------------------------
+
+    async def stats(
+        self, agent_id: str, user_id: str | None, session_id: str | None
+    ) -> list[ScopeStats]:
+        return await self._admin.stats(self.agent(agent_id), user_id, session_id)
+
+    async def status(
+        self, agent_id: str, user_id: str | None, session_id: str | None
+    ) -> list[ConsolidationStatus]:
+        return await self._admin.consolidation_status(self.agent(agent_id), user_id, session_id)
+
+    async def owners(self, agent_id: str) -> Owners:
+        """Users and sessions with memory of their own (a blob or a buffer), sorted."""
+        agent = self.agent(agent_id)
+        store = self._store
+        keys = [b.key for b in await store.list_consolidated(agent)]
+        keys += [r.key for r in await store.list_reflections(agent, None, False)]
+        users = {k.user_id for k in keys if k.user_id is not None}
+        sessions = {k.session_id for k in keys if k.session_id is not None}
+        return Owners(sorted(users), sorted(sessions))
+
+    async def sessions_of(self, agent_id: str, user_id: str) -> list[SessionState]:
+        agent = self.agent(agent_id)
+        user = UserId(check_id(user_id, "user_id"))
+        return await self._store.sessions_of_user(agent, user)
+
+    async def session(self, agent_id: str, session_id: str) -> SessionState | None:
+        agent = self.agent(agent_id)
+        return await self._store.get_session(agent, SessionId(check_id(session_id)))
+
+    # What the agent sees -----------------------------------------------------------
+
+    async def _conversation(
+        self, agent_id: str, user_id: str | None, session_id: str | None
+    ) -> Conversation:
+        agent = self.agent(agent_id)
+        session = await self.session(agent, session_id) if session_id else None
+        users = [user_id] if user_id else list(session.user_ids) if session else []
+        config = AgentMemoryConfig(agent)
+        if session is not None:
+            config = AgentMemoryConfig(
+                agent,
+                user_memory_enabled=session.user_memory_enabled,
+                agent_memory_enabled=session.agent_memory_enabled,
+            )
+        return self._service.conversation(config, session_id or PREVIEW_SESSION, users)
+
+    async def context(
+        self, agent_id: str, user_id: str | None, session_id: str | None
+    ) -> MemoryContext:
+        """Built afresh from the store: exactly what a prompt of that session would get."""
+        conversation = await self._conversation(agent_id, user_id, session_id)
+        return await self._service.get_context(conversation, refresh=True)
+
+    async def search(
+        self, agent_id: str, user_id: str | None, session_id: str | None, query: str, top_k: int
+    ) -> SearchResponse:
+        """``search_facts`` as the agent's tool runs it, with every retriever's scores."""
+        conversation = await self._conversation(agent_id, user_id, session_id)
+        return await self._service.search_facts(conversation, [query], top_k, debug=True)
+
+    # A user's memory as a whole ----------------------------------------------------
+
+    async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
+        return await self._admin.erase_user(self.agent(agent_id), check_id(user_id, "user_id"))
+
+    def export(self, agent_id: str) -> AsyncIterator[str]:
+        return self._admin.export(self.agent(agent_id))

@@ -1,0 +1,53 @@
+"""Reading a page's parameters: ids, a scope, a number — checked before the memory sees them."""
+
+from __future__ import annotations
+
+from starlette.datastructures import FormData, QueryParams
+
+from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.ids import check_id
+from eden_memory.domain.scopes import Scope, ScopeKey
+
+Params = QueryParams | FormData
+
+
+def text(params: Params, name: str) -> str | None:
+    """A parameter's text, or None when it is missing or blank."""
+    value = params.get(name)
+    if not isinstance(value, str) or not value.strip():
+        return None
+    return value.strip()
+
+
+def ident(params: Params, name: str) -> str | None:
+    value = text(params, name)
+    return None if value is None else check_id(value, name)
+
+
+def required(params: Params, name: str) -> str:
+    value = ident(params, name)
+    if value is None:
+        raise InvalidInputError(f"this page needs a {name}")
+    return value
+
+
+def number(params: Params, name: str, default: int, most: int) -> int:
+    value = text(params, name)
+    if value is None:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= most:
+        raise InvalidInputError(f"{name} must be a whole number from 1 to {most}")
+    return int(value)
+
+
+def scope_key(params: Params) -> ScopeKey:
+    """The key a page names: agent, plus user or session for those scopes."""
+    agent = required(params, "agent")
+    name = text(params, "scope") or Scope.AGENT.value
+    if name == Scope.USER.value:
+        return ScopeKey.user(agent, required(params, "user"))
+    if name == Scope.SESSION.value:
+        return ScopeKey.session(agent, required(params, "session"))
+    if name == Scope.AGENT.value:
+        return ScopeKey.agent(agent)
+    raise InvalidInputError(f"scope must be agent, user or session, got {name!r}")

@@ -1,0 +1,105 @@
+"""What the agent sees: its search tool with every score, its context XML; and the export."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
+from eden_memory.adapters.console.params import ident, number, required, scope_key, text
+from eden_memory.adapters.console.rendering import page
+from eden_memory.domain.scopes import Scope
+
+
+async def search(request: Request) -> Response:
+    """``search_facts`` with ``debug``: each result's semantic, keyword and fused scores."""
+    memory: ConsoleMemory = request.app.state.memory
+    params = request.query_params
+    agent_id, user_id, session_id = (
+        required(params, "agent"),
+        ident(params, "user"),
+        ident(params, "session"),
+    )
+    query, top_k = text(params, "q"), number(params, "top_k", 10, 50)
+    found = None
+    if query is not None:
+        found = await memory.search(agent_id, user_id, session_id, query, top_k)
+    facts = {}
+    if found is not None and found.debug is not None:  # every fact a retriever ranked, by id
+        ranked = {i for q in found.debug.queries for i, _ in [*q.semantic, *q.keyword]}
+        facts = {f.id: f for f in await memory.facts_by_id(agent_id, sorted(ranked))}
+    return page(
+        request,
+        "search.html",
+        agent=agent_id,
+        user=user_id,
+        session=session_id,
+        q=query or "",
+        top_k=top_k,
+        found=found,
+        facts=facts,
+    )
+
+
+async def context(request: Request) -> Response:
+    memory: ConsoleMemory = request.app.state.memory
+    params = request.query_params
+    agent_id, user_id, session_id = (
+        required(params, "agent"),
+        ident(params, "user"),
+        ident(params, "session"),
+    )
+    built = await memory.context(agent_id, user_id, session_id)
+    return page(
+        request,
+        "context.html",
+        agent=agent_id,
+        user=user_id,
+        session=session_id,
+        preview_session=PREVIEW_SESSION,
+        built=built,
+    )
+
+
+async def blob(request: Request) -> Response:
+    """A consolidated blob, with the form that replaces it (and the seeds' warning)."""
+    memory: ConsoleMemory = request.app.state.memory
+    key = scope_key(request.query_params)
+    return page(
+        request,
+        "blob.html",
+        agent=key.agent_id,
+        key=key,
+        blob=await memory.blob(key),
+        limit=memory.word_limit(key.scope),
+        user_scope=Scope.USER,
+    )
+
+
+async def erase(request: Request) -> Response:
+    """The typed confirmation before erasing a user."""
+    memory: ConsoleMemory = request.app.state.memory
+    params = request.query_params
+    agent_id, user_id = required(params, "agent"), required(params, "user")
+    memory.agent(agent_id)
+    return page(request, "erase.html", agent=agent_id, user=user_id)
+
+
+async def export(request: Request) -> Response:
+    """One agent's memory as JSON Lines, the CLI's ``export`` format, as a download."""
+    memory: ConsoleMemory = request.app.state.memory
+    agent_id = required(request.query_params, "agent")
+    lines = memory.export(agent_id)
+
+    async def body() -> AsyncIterator[str]:
+        async for line in lines:
+            yield line + "\n"
+
+    filename = "".join(c if c.isalnum() or c in "-_." else "_" for c in agent_id)
+    return StreamingResponse(
+        body(),
+        media_type="application/x-ndjson",
+        headers={"content-disposition": f'attachment; filename="{filename}.jsonl"'},
+    )

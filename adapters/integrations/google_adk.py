@@ -1,0 +1,175 @@
+"""Memory for a Google ADK agent (extra ``adk``): ADK's memory service, and the agent's side.
+
+``EdenMemoryService(memory)`` is an ADK ``BaseMemoryService`` over ``MemoryService``: the ADK
+app name is the agent id, the ADK user the user, the ADK session the session::
+
+    memory_service = EdenMemoryService(memory)
+    agent = memory_service.attach(agent)   # context + search_facts + each turn recorded
+    runner = Runner(agent=agent, app_name="support-bot", session_service=sessions,
+                    memory_service=memory_service)
+    ...
+    await memory_service.add_session_to_memory(session)   # the conversation is over
+
+``add_events_to_memory`` (what ``attach``'s callback calls after every turn) records the
+events, and formation runs in the background when due; ``add_session_to_memory`` records the
+whole session and ends it (forms now), since ADK calls it for a finished session.
+``search_memory`` (ADK's ``load_memory`` and ``preload_memory`` tools) returns facts;
+``add_memory`` stores the user's facts directly. ``delete_memory`` is not offered: erasure is
+the management API's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from eden_memory.adapters.integrations.google_adk_agent import MemoryTool, TurnRecorder
+from eden_memory.application.conversation import Conversation
+from eden_memory.application.search import SearchResult
+from eden_memory.application.service import MemoryService
+from eden_memory.domain.errors import InvalidInputError, MissingExtraError
+from eden_memory.domain.scopes import AgentMemoryConfig
+
+try:
+    from google.adk.agents import LlmAgent
+    from google.adk.events import Event
+    from google.adk.memory import BaseMemoryService
+    from google.adk.memory.base_memory_service import SearchMemoryResponse
+    from google.adk.memory.memory_entry import MemoryEntry
+    from google.adk.sessions import Session
+    from google.genai import types
+except ModuleNotFoundError:  # pragma: no cover - exercised without the extra
+    raise MissingExtraError("the Google ADK integration", "adk", "google-adk") from None
+
+# ADK may add events with no session (its interface allows it); they share this one.
+NO_SESSION = "adk-no-session"
+# search_memory has no session; facts are agent- and user-scoped, so any id serves.
+SEARCH_SESSION = "adk-search"
+
+
+class EdenMemoryService(BaseMemoryService):
+    """ADK's memory service on eden-memory (see the module).
+
+    ``agents``: the memory toggles of agents whose id is an ADK app name; any other app is
+    an agent with user and agent memory on.
+    """
+
+    def __init__(self, memory: MemoryService, agents: Iterable[AgentMemoryConfig] = ()) -> None:
+        self.memory = memory
+        self._agents = {config.agent_id: config for config in agents}
+
+    def conversation(self, app_name: str, user_id: str, session_id: str) -> Conversation:
+        """The conversation an ADK app, user and session are."""
+        agent = self._agents.get(app_name, app_name)
+        return self.memory.conversation(agent, session_id, [user_id])
+
+    def attach(self, agent: LlmAgent) -> LlmAgent:
+        """A copy of ``agent`` with the memory tool (context before every model call,
+        ``search_facts`` when offered) and every turn recorded after it."""
+        after = agent.after_agent_callback
+        callbacks = after if isinstance(after, list) else [after] if after else []
+        tools = [*agent.tools, MemoryTool(self)]
+        recorder = TurnRecorder(self)
+        return agent.clone({"tools": tools, "after_agent_callback": [*callbacks, recorder]})
+
+    async def add_session_to_memory(self, session: Session) -> None:
+        chat = self.conversation(session.app_name, session.user_id, session.id)
+        await self.memory.record_messages(chat, turn_of(session.events, session.user_id))
+        await self.memory.end_session(chat)
+
+    async def add_events_to_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        events: Sequence[Event],
+        session_id: str | None = None,
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        chat = self.conversation(app_name, user_id, session_id or NO_SESSION)
+        await self.memory.record_messages(chat, turn_of(events, user_id))
+
+    async def add_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        memories: Sequence[MemoryEntry],
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Store memories the host already has as the user's facts, with no LLM (one line
+        each; exact duplicates dropped). A memory that is not a valid fact is an
+        ``InvalidInputError`` naming it; the valid ones are stored."""
+        now = self.memory.clock.now()
+        facts = [_fact(entry, app_name, user_id, now) for entry in memories]
+        report = await self.memory.admin.add_facts(facts)
+        if report.rejected:
+            reasons = "; ".join(f"memories[{r.index}]: {r.reason}" for r in report.rejected)
+            raise InvalidInputError(f"memories not stored: {reasons}")
+
+    async def search_memory(
+        self, *, app_name: str, user_id: str, query: str
+    ) -> SearchMemoryResponse:
+        """The facts found for ``query`` (cut to the longest query searched; a user's whole
+        message is what ``preload_memory`` sends)."""
+        chat = self.conversation(app_name, user_id, SEARCH_SESSION)
+        limit = self.memory.settings.search.max_query_chars
+        if not query.strip() or not self.memory.search_offered(chat):
+            return SearchMemoryResponse()
+        found = await self.memory.search_facts(chat, [query.strip()[:limit]])
+        return SearchMemoryResponse(memories=[memory_entry(hit) for hit in found.results])
+
+
+def memory_entry(hit: SearchResult) -> MemoryEntry:
+    """A fact as ADK shows memories: its text, when it was formed, its scope and score.
+    No author: a fact is a statement about someone, not something they said."""
+    fact = hit.fact
+    return MemoryEntry(
+        id=fact.id,
+        content=types.Content(role="user", parts=[types.Part(text=fact.content)]),
+        timestamp=fact.formed_at.isoformat(),
+        custom_metadata={"scope": fact.scope.value, "score": hit.score},
+    )
+
+
+def _fact(entry: MemoryEntry, agent_id: str, user_id: str, now: datetime) -> dict[str, Any]:
+    parts = entry.content.parts or []
+    text = " ".join(part.text for part in parts if part.text)
+    formed = _time(entry.timestamp) if entry.timestamp else now
+    fact = {"content": text, "scope": "user", "agent_id": agent_id, "user_id": user_id}
+    return fact | {"formed_at": formed, "id": entry.id}
+
+
+def _time(timestamp: str) -> datetime:
+    """ADK's ISO 8601 time; without an offset it is local time, as ADK writes it."""
+    try:
+        return datetime.fromisoformat(timestamp).astimezone(UTC)
+    except ValueError:
+        raise InvalidInputError(f"memory timestamp {timestamp!r} is not ISO 8601") from None
+
+
+def turn_of(events: Sequence[Event], user_id: str) -> list[dict[str, Any]]:
+    """ADK events as Gemini contents with their ids, times and authors: the user's events
+    are the user's, every other author's the agent's (function responses: tool messages).
+    Partial (streamed) events and events without content are left out."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        content = event.content
+        if event.partial or content is None or not content.parts:
+            continue
+        said = content.model_dump(exclude_none=True)
+        by_user = event.author == "user"
+        out.append(
+            said
+            | {
+                "role": "user" if by_user else "model",
+                "id": event.id or None,
+                "sent_at": datetime.fromtimestamp(event.timestamp, UTC),
+                "author_id": user_id if by_user else None,
+            }
+        )
+    return out
+
+
+__all__ = ["EdenMemoryService", "memory_entry", "turn_of"]

@@ -1,0 +1,105 @@
+"""``Admin``: everything a host does to memory outside a conversation, behind one face.
+
+``MemoryService`` keeps the hot path and the session lifecycle; what an operator, a memory
+UI or a maintenance job does — read and edit records (``Management``), stats, erasure,
+export and import, ingestion, re-embedding — is ``memory.admin``. None of it touches the
+context cache: every change moves the store's revision counters, which the cache reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from eden_memory.application.erasure import Erasure, erase_user
+from eden_memory.application.ingestion import FactInput, IngestReport, ingest_facts
+from eden_memory.application.inspection import (
+    ConsolidationStatus,
+    ScopeStats,
+    consolidation_status,
+    scope_stats,
+)
+from eden_memory.application.maintenance import reembed
+from eden_memory.application.management import Management
+from eden_memory.application.metering import UsageMeter
+from eden_memory.application.portability import ImportReport, export_agent, import_records
+from eden_memory.application.reports import Usage
+from eden_memory.domain.ids import check_id, check_id_list
+from eden_memory.domain.scopes import ScopeKey
+
+
+@dataclass
+class Admin(Management):
+    """Records (inherited from ``Management``), stats, erasure, portability and maintenance.
+
+    ``meter`` counts every LLM and embedding call of the service (``snapshot()``)."""
+
+    meter: UsageMeter = field(default_factory=UsageMeter)
+
+    async def stats(
+        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
+    ) -> list[ScopeStats]:
+        return await scope_stats(self.store, self.settings, _keys(agent_id, user_id, session_id))
+
+    async def consolidation_status(
+        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
+    ) -> list[ConsolidationStatus]:
+        keys = _keys(agent_id, user_id, session_id)
+        return await consolidation_status(self.store, self.settings, keys)
+
+    async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
+        """Remove all memory of one user with one agent (GDPR-style erasure)."""
+        return await erase_user(self.store, agent_id, user_id)
+
+    async def reembed(
+        self,
+        agent_ids: Sequence[str],
+        batch_size: int = 256,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Move these agents' facts to this service's embedder (after changing models)."""
+        agents = check_id_list(agent_ids, "agent_ids", "agent_id")
+        return await reembed(self.store, self.embedder, agents, batch_size, on_progress)
+
+    def export(self, agent_id: str) -> AsyncIterator[str]:
+        """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
+        return export_agent(self.store, check_id(agent_id, "agent_id"), self.clock.now())
+
+    async def import_lines(
+        self, lines: Iterable[str], on_progress: Callable[[int], None] | None = None
+    ) -> ImportReport:
+        """Import an export (validated in full first); ``on_progress`` gets facts written."""
+        return await import_records(self.store, self.embedder, lines, on_progress)
+
+    async def add_facts(
+        self,
+        items: Iterable[FactInput | Mapping[str, Any]],
+        *,
+        batch_size: int = 256,
+        max_words: int | None = None,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> IngestReport:
+        """Store facts the host already has, with no LLM: validated, deduplicated by content
+        hash, embedded ``batch_size`` at a time. Bad items are rejected one by one, with reasons."""
+        with self.meter.scope() as spent:
+            report = await ingest_facts(
+                self.store,
+                self.embedder,
+                self.clock,
+                items,
+                batch_size,
+                max_words=max_words,
+                on_progress=on_progress,
+            )
+        report.usage = Usage.of(spent.snapshot())
+        return report
+
+
+def _keys(agent_id: str, user_id: str | None, session_id: str | None) -> list[ScopeKey]:
+    keys = [ScopeKey.agent(agent_id)]
+    if user_id is not None:
+        keys.append(ScopeKey.user(agent_id, user_id))
+    if session_id is not None:
+        keys.append(ScopeKey.session(agent_id, session_id))
+    return keys
