@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
 from eden_memory.domain.errors import (
     ConflictError,
     EdenMemoryError,
@@ -29,13 +30,24 @@ MMAP_BYTES = 1 << 30  # address space, not memory; SQLite maps no more than the 
 _UNAVAILABLE = ("locked", "busy", "unable to open", "disk i/o")
 
 
+class StoreConnection(sqlite3.Connection):
+    """A connection that knows where its store keeps its vector files (``vector_files``);
+    None for a store without them, and for any plain ``sqlite3`` connection."""
+
+    vector_folder: VectorFolder | None = None
+
+
+def vector_folder(conn: sqlite3.Connection) -> VectorFolder | None:
+    return conn.vector_folder if isinstance(conn, StoreConnection) else None
+
+
 def connect(
     path: Path,
     *,
     busy_timeout: float = BUSY_TIMEOUT_SECONDS,
     read_only: bool = False,
     mapped: bool = True,
-) -> sqlite3.Connection:
+) -> StoreConnection:
     """A connection in autocommit mode: transactions are opened explicitly where needed.
 
     ``busy_timeout`` is how long a statement waits for another process's lock before the
@@ -46,7 +58,11 @@ def connect(
     """
     with translated():
         conn = sqlite3.connect(
-            path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
+            path,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=busy_timeout,
+            factory=StoreConnection,
         )
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")

@@ -117,3 +117,17 @@ CREATE TABLE messages (
 CREATE INDEX messages_pending ON messages (agent_id, session_id, formed, sent_us, pk);
 CREATE INDEX messages_author ON messages (agent_id, author_id);
 """
+
+# Version 7: which vector file of a partition is valid, up to where (``vector_files``).
+CREATE_VECTOR_FILES = """
+CREATE TABLE IF NOT EXISTS vector_files (
+    agent_id TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL,
+    dtype TEXT NOT NULL,  -- float16 or float32: how the file holds the unit rows
+    token BLOB NOT NULL,  -- random, also in the file's header: names this file
+    model TEXT NOT NULL, dim INTEGER NOT NULL,  -- the space of its vectors
+    seq INTEGER NOT NULL,  -- the partition's fact stamp the valid bytes bring it to
+    bytes INTEGER NOT NULL,  -- how many bytes of the file are valid
+    written INTEGER NOT NULL,  -- rows in those bytes, live or since replaced or removed
+    PRIMARY KEY (agent_id, scope, owner, dtype)
+) WITHOUT ROWID
+"""

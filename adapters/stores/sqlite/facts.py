@@ -9,12 +9,18 @@ from datetime import datetime
 
 from eden_memory.adapters.stores.sqlite.codec import finite, placeholders, to_us, vector_blob
 from eden_memory.adapters.stores.sqlite.fact_rows import (
+    INSERT_FACT,
     active_duplicate,
     fact_key,
     fetch_fact,
+    index_added,
+    index_keywords,
     insert_fact,
+    insert_params,
+    last_pk,
     rewrite_fact,
 )
+from eden_memory.adapters.stores.sqlite.partition import Matrix
 from eden_memory.adapters.stores.sqlite.revisions import Changes, writing
 from eden_memory.adapters.stores.sqlite.space import (
     admit_space,
@@ -39,7 +45,34 @@ def add_facts(
     rows = finite(vectors)  # one conversion for the batch (all of one dimension), not per row
     with writing(conn) as changes:
         admit_space(conn, space)
-        return [_add_one(conn, changes, f, v) for f, v in zip(facts, rows, strict=True)]
+        after = last_pk(conn)
+        if _add_all(conn, changes, facts, rows):
+            index_added(conn, after, facts)
+            return list(facts)
+        stored = [_add_one(conn, changes, f, v) for f, v in zip(facts, rows, strict=True)]
+        index_keywords(conn, after)
+        return stored
+
+
+def _add_all(
+    conn: sqlite3.Connection, changes: Changes, facts: Sequence[Fact], rows: Matrix
+) -> bool:
+    """The whole batch in one statement; False (and nothing written) if any fact is refused,
+    so that ``_add_one`` finds out which and what the store holds instead."""
+    seq = changes.seq
+    conn.execute("SAVEPOINT add_all")
+    inserted = conn.executemany(
+        INSERT_FACT,
+        [insert_params(f, v.tobytes(), seq) for f, v in zip(facts, rows, strict=True)],
+    ).rowcount
+    if inserted != len(facts):
+        conn.execute("ROLLBACK TO add_all")
+        conn.execute("RELEASE add_all")
+        return False
+    conn.execute("RELEASE add_all")
+    for key in {fact_key(f) for f in facts}:
+        changes.facts(key)
+    return True
 
 
 def _add_one(conn: sqlite3.Connection, changes: Changes, fact: Fact, vector: Vector) -> Fact:

@@ -24,12 +24,20 @@ def unit_rows(matrix: Matrix) -> Matrix:
 
 
 class Partition:
-    def __init__(self, synced_seq: int, ids: list[str], rows: Rows) -> None:
-        """``rows``: the unit vectors of ``ids``, in the type the partition keeps."""
+    def __init__(
+        self,
+        synced_seq: int,
+        ids: list[str],
+        rows: Rows,
+        positions: dict[str, int] | None = None,
+    ) -> None:
+        """``rows``: the unit vectors of ``ids``, in the type the partition keeps;
+        ``positions``: each id's row, when the caller has it already (a million-entry dict
+        takes a noticeable part of opening a large store)."""
         self.dim = rows.shape[1]
         self.synced_seq = synced_seq
         self.ids = ids
-        self._pos = {fact_id: i for i, fact_id in enumerate(ids)}
+        self._pos = positions if positions is not None else {f: i for i, f in enumerate(ids)}
         self._buffer = rows
 
     @property

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
-from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.connection import transaction, vector_folder
+from eden_memory.adapters.stores.sqlite.vector_files import follow
 from eden_memory.domain.scopes import ScopeKey
 
 # Write transactions whose tombstones are kept. A vector index that has not synced a
@@ -36,6 +37,7 @@ class Changes:
         self._conn = conn
         self._seq: int | None = None
         self._keys: set[KeyCols] = set()
+        self._fact_keys: set[KeyCols] = set()
         self._tombstoned = False
 
     @property
@@ -55,6 +57,7 @@ class Changes:
     def facts(self, key: KeyCols) -> int:
         """A fact of ``key`` changed; returns the stamp to write on its row."""
         self._keys.add(key)
+        self._fact_keys.add(key)
         return self.seq
 
     def tombstone(self, key: KeyCols, fact_id: str) -> None:
@@ -70,12 +73,17 @@ class Changes:
             _prune_tombstones(self._conn, fact_seq - TOMBSTONES_KEPT)
         if fact_seq:
             fact_keys = [key for key in self._keys if key[1] != "session"]
-            new = sum(1 for seq in fact_seqs(self._conn, fact_keys).values() if seq == 0)
+            before = fact_seqs(self._conn, fact_keys)
+            new = sum(1 for seq in before.values() if seq == 0)
             if new:
                 self._conn.execute(
                     "UPDATE counters SET value = value + ? WHERE name = 'fact_partitions'",
                     (new,),
                 )
+            folder = vector_folder(self._conn)
+            if folder is not None:
+                touched = {key: before.get(key, 0) for key in self._fact_keys}
+                follow(self._conn, folder, touched, fact_seq)
         self._conn.executemany(
             "INSERT INTO scope_state (agent_id, scope, owner, revision, fact_seq) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (agent_id, scope, owner) DO UPDATE SET "

@@ -12,14 +12,14 @@ import sqlite3
 from collections.abc import Callable, Mapping
 
 from eden_memory.adapters.stores.sqlite.connection import transaction
-from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
+from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1, CREATE_VECTOR_FILES
 from eden_memory.adapters.stores.sqlite.keyword_index import (
     replace_update_triggers,
     stem_keyword_index,
 )
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
@@ -52,6 +52,15 @@ def _index_listing_order(conn: sqlite3.Connection) -> None:
     conn.execute("DROP INDEX IF EXISTS facts_agent_formed")
 
 
+def _add_vector_files(conn: sqlite3.Connection) -> None:
+    """Version 7 keeps each partition's vectors in a file beside the store as well
+    (``vector_files``), and indexes the keyword text of added facts in one statement per
+    batch (``facts.add_facts``) instead of a trigger per row. Nothing else changes: the
+    files start empty and are written by the first search of each partition."""
+    conn.execute(CREATE_VECTOR_FILES)
+    conn.execute("DROP TRIGGER IF EXISTS facts_fts_insert")
+
+
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
 MIGRATIONS: Mapping[int, Migration] = {
@@ -60,6 +69,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     3: _add_formation_plans,
     4: stem_keyword_index,  # the keyword index rebuilt with the Porter stemmer
     5: _index_listing_order,
+    6: _add_vector_files,
 }
 
 

@@ -13,10 +13,11 @@ import asyncio
 from collections.abc import Collection, Mapping, Sequence
 from contextlib import suppress
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 
-from eden_memory.adapters.stores.sqlite import fact_reads, facts, keyword, semantic
+from eden_memory.adapters.stores.sqlite import fact_reads, facts, keyword, semantic, vector_files
 from eden_memory.adapters.stores.sqlite.connection import (
     BUSY_TIMEOUT_SECONDS,
     Worker,
@@ -29,6 +30,7 @@ from eden_memory.adapters.stores.sqlite.schema import optimize, prepare
 from eden_memory.adapters.stores.sqlite.space import current_space
 from eden_memory.adapters.stores.sqlite.store_memory import MemoryMethods
 from eden_memory.adapters.stores.sqlite.store_sessions import SessionMethods
+from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
 from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError
@@ -75,10 +77,13 @@ class SqliteStore(MemoryMethods, SessionMethods):
             for conn in conns:
                 conn.close()
             raise
+        self._folder = VectorFolder(self.path.with_name(self.path.name + ".vectors"), scan.dtype)
+        conns[0].vector_folder = self._folder  # the writer appends to the files
         self._writer = Worker("eden-sqlite-writer", conns[0])
         self._reader = Worker("eden-sqlite-reader", conns[1])
         self._searcher = Worker("eden-sqlite-vectors", conns[2])
-        self._index = VectorIndex(scan)
+        self._index = VectorIndex(scan, self._folder)
+        self._saving: asyncio.Task[None] | None = None
         # The cache belongs to the reader's thread, as the index to the searcher's.
         self._parse = FactCache().fact
 
@@ -96,6 +101,8 @@ class SqliteStore(MemoryMethods, SessionMethods):
         )
 
     async def close(self) -> None:
+        if self._saving is not None:
+            await self._saving
         await asyncio.to_thread(self._close)
 
     def _close(self) -> None:
@@ -159,9 +166,22 @@ class SqliteStore(MemoryMethods, SessionMethods):
     async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
     ) -> list[Hit]:
-        return await self._searcher.run(
+        ranked = await self._searcher.run(
             lambda c: semantic.semantic_ranking(c, self._index, vector, visibility, limit, space)
         )
+        if self._index.unsaved and (self._saving is None or self._saving.done()):
+            self._saving = asyncio.create_task(self._save_vector_files())
+        return ranked
+
+    async def _save_vector_files(self) -> None:
+        """Write the partitions a search read from the rows to files, after the search.
+
+        A cache: any failure leaves the rows to be read again next time, never an error.
+        """
+        with suppress(StoreError, OSError):
+            snaps = await self._searcher.run(lambda c: self._index.snapshots())
+            for snap in snaps:
+                await self._writer.run(partial(vector_files.adopt, folder=self._folder, snap=snap))
 
     async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
         return await self._reader.run(lambda c: keyword.keyword_ranking(c, text, visibility, limit))

@@ -16,6 +16,11 @@ lookup (with the space and the tombstone floor, ~0.02 ms a search). This is fine
 ``PRAGMA data_version``, which says only that *something* changed, not which partition.
 A partition synced before the oldest kept tombstone, or a change of embedding space, means a
 full reload. The index is used by one thread only (the store's searcher): it needs no lock.
+
+Loading a partition reads its vector file when it has a usable one (``vector_files``): the
+file's rows as of its stamp, then the changes after that stamp as above. A partition read
+from the fact rows instead, or whose file is mostly dead rows, is listed in ``unsaved``;
+``snapshots`` writes those to new files for the store's writer to adopt.
 """
 
 from __future__ import annotations
@@ -26,35 +31,48 @@ from typing import cast
 
 import numpy as np
 
+from eden_memory.adapters.stores.sqlite import vector_files
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, rows_by_ids
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
 from eden_memory.adapters.stores.sqlite.scan import SingleScan, VectorScan
 from eden_memory.adapters.stores.sqlite.space import read_space
+from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
+from eden_memory.adapters.stores.sqlite.vector_files import Snapshot
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 _WHERE = "agent_id = ? AND scope = ? AND owner = ?"
 _LOAD_BLOCK = 4096
+# A file is rewritten once its dead rows (replaced or removed) outnumber its live ones by
+# this many: the dead rows cost a read each time the store opens.
+COMPACT_SLACK = 4096
 
 
 class VectorIndex:
-    def __init__(self, scan: VectorScan | None = None) -> None:
+    def __init__(self, scan: VectorScan | None = None, folder: VectorFolder | None = None) -> None:
         self.scan = scan or SingleScan()
+        self._folder = folder
         self._space: EmbeddingSpace | None = None
         self._parts: dict[KeyCols, Partition] = {}
+        # Partitions to write to a new file, with the token of the file seen (None: none).
+        self._unsaved: dict[KeyCols, bytes | None] = {}
+
+    @property
+    def unsaved(self) -> bool:
+        return bool(self._unsaved)
 
     def sync(self, conn: sqlite3.Connection, keys: Sequence[KeyCols]) -> EmbeddingSpace | None:
         """Bring these partitions up to the file's state (call inside a read transaction)."""
         space = read_space(conn)
         if space != self._space:
-            self._space, self._parts = space, {}
+            self._space, self._parts, self._unsaved = space, {}, {}
         if space is None:
             return None
         floor = tombstone_floor(conn)
         for key, seq in fact_seqs(conn, keys).items():
             part = self._parts.get(key)
             if part is None or part.synced_seq < floor:  # its removals may be forgotten
-                self._parts[key] = _load(conn, key, space, seq, self.scan.dtype)
+                self._parts[key] = self._load(conn, key, space, seq)
             elif part.synced_seq != seq:
                 _apply_changes(conn, key, space, part, seq)
         return space
@@ -89,7 +107,35 @@ class VectorIndex:
         return [(ids[i], float(found[i])) for i in order.tolist()]
 
     def clear(self) -> None:
-        self._space, self._parts = None, {}
+        self._space, self._parts, self._unsaved = None, {}, {}
+
+    def snapshots(self) -> list[Snapshot]:
+        """Write each ``unsaved`` partition, as synced, to a temporary file to adopt."""
+        out: list[Snapshot] = []
+        for key, seen in self._unsaved.items():
+            part = self._parts.get(key)
+            if self._folder and self._space and part is not None:
+                written = vector_files.snapshot(self._folder, key, part, self._space, seen)
+                out += [written] if written else []
+        self._unsaved = {}
+        return out
+
+    def _load(
+        self, conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, seq: int
+    ) -> Partition:
+        """From the partition's file if usable, else from the rows (and listed to save)."""
+        if self._folder is None:
+            return _load(conn, key, space, seq, self.scan.dtype)
+        row, log = vector_files.load(conn, self._folder, key, space, seq)
+        if row is None or log is None:
+            self._unsaved[key] = None if row is None else row.token
+            return _load(conn, key, space, seq, self.scan.dtype)
+        part = Partition(row.seq, log.ids, log.rows, log.positions)
+        if row.seq != seq:
+            _apply_changes(conn, key, space, part, seq)
+        if log.written > 2 * part.size + COMPACT_SLACK:
+            self._unsaved[key] = row.token
+        return part
 
 
 def _exact_scores(conn: sqlite3.Connection, ids: list[str], query: Matrix) -> Matrix:

@@ -135,4 +135,5 @@ async def test_a_sound_old_file_is_upgraded_without_a_repair(
         triggers = {
             name for (name,) in raw.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         }
-    assert triggers == {"facts_fts_insert", "facts_fts_delete", "facts_fts_update"}
+    # Version 7 indexes added facts in one statement per batch, not by a trigger.
+    assert triggers == {"facts_fts_delete", "facts_fts_update"}

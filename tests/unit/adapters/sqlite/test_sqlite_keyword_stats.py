@@ -39,12 +39,14 @@ def conn() -> Iterator[sqlite3.Connection]:
 def _apply(conn: sqlite3.Connection, write: Write) -> None:
     kind, pk, content = write
     if kind == "add":
-        conn.execute(
+        added = conn.execute(
             "INSERT OR IGNORE INTO facts (pk, id, agent_id, scope, owner, status, content, "
             "content_hash, formed_us, version, seq, access_count, vec_model, vec_dim, vector, "
             "doc) VALUES (?, ?, 'a', 'agent', '', 'active', ?, ?, 0, 1, 1, 0, 'm', 1, x'', '{}')",
             (pk, f"f{pk}", content, f"h{pk}"),
-        )
+        ).rowcount
+        if added:  # as the store indexes what it adds (schema version 7: no insert trigger)
+            conn.execute("INSERT INTO facts_fts (rowid, content) VALUES (?, ?)", (pk, content))
     elif kind == "edit":
         conn.execute("UPDATE facts SET content = ? WHERE pk = ?", (content, pk))
     elif kind == "retire":

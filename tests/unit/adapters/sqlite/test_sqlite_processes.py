@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import sqlite3
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, Role
-from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores import PendingMessage, SessionProfile
 
 WORKERS = 4
@@ -62,11 +66,28 @@ async def access_job(store: SqliteStore, n: int) -> object:
     return n
 
 
+async def vectors_job(store: SqliteStore, n: int) -> object:
+    """Adds and deletes facts in batches, searching between them (so every process writes,
+    loads and saves the partition's vector file while the others append to it)."""
+    rng = np.random.default_rng(n)
+    viewer = FactVisibility(A, U, frozenset({Scope.USER}))
+    for batch in range(5):
+        facts = [
+            Fact(**(fact(n * 100 + batch * 10 + i).model_dump() | {"content": f"w{n} {batch} {i}"}))
+            for i in range(10)
+        ]
+        await store.add_facts(facts, rng.standard_normal((10, 2)).tolist())
+        await store.delete_facts([facts[0].id])
+        await store.semantic_ranking([1.0, 0.5], viewer, 5, space=EmbeddingSpace("m", 2))
+    return n
+
+
 JOBS: dict[str, Job] = {
     "claim": claim_job,
     "commit": commit_job,
     "add": add_job,
     "access": access_job,
+    "vectors": vectors_job,
 }
 
 
@@ -154,3 +175,23 @@ async def test_access_counts_from_every_process_add_up(tmp_path: Path) -> None:
     async with await SqliteStore.open(path) as store:
         [counted] = await store.get_facts([FactId("fact-0")])
         assert counted.access_count == WORKERS * 25
+
+
+async def test_processes_writing_and_searching_share_one_exact_vector_file(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    async with await SqliteStore.open(path):
+        pass
+    await asyncio.to_thread(in_processes, path, "vectors")
+    viewer = FactVisibility(A, U, frozenset({Scope.USER}))
+    with sqlite3.connect(path) as raw:
+        rows = raw.execute("SELECT id, vector FROM facts WHERE status = 'active'").fetchall()
+        (written,) = raw.execute("SELECT written FROM vector_files").fetchone()
+    assert len(rows) == WORKERS * 5 * 9
+    assert written >= len(rows)
+    matrix = np.array([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    for query in ([1.0, 0.0], [-0.3, 1.0], [0.7, -0.7]):
+        expected = [rows[i][0] for i in np.argsort(-(matrix @ np.array(query)))[:10]]
+        async with await SqliteStore.open(path) as store:  # opens from the shared file
+            hits = await store.semantic_ranking(query, viewer, 10, space=EmbeddingSpace("m", 2))
+        assert [h.id for h in hits] == expected
