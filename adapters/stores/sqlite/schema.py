@@ -19,7 +19,7 @@ from eden_memory.adapters.stores.sqlite.keyword_index import (
 )
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
@@ -61,6 +61,17 @@ def _add_vector_files(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TRIGGER IF EXISTS facts_fts_insert")
 
 
+def _index_owner_listing(conn: sqlite3.Connection) -> None:
+    """Version 8 lists one user's (or one scope's) facts newest first along their own index.
+    Along ``facts_listing`` alone, a page of one user's facts walked the agent's facts until
+    enough of them matched: 189 ms for one page at 100k facts, 0.07 ms with this index
+    (measured by the console's page benchmark)."""
+    conn.execute(
+        "CREATE INDEX IF NOT EXISTS facts_owner_listing "
+        "ON facts (agent_id, scope, owner, formed_us DESC, id)"
+    )
+
+
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
 MIGRATIONS: Mapping[int, Migration] = {
@@ -70,6 +81,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     4: stem_keyword_index,  # the keyword index rebuilt with the Porter stemmer
     5: _index_listing_order,
     6: _add_vector_files,
+    7: _index_owner_listing,
 }
 
 

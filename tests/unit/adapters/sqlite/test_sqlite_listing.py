@@ -81,6 +81,38 @@ async def test_a_continued_page_walks_the_index_without_sorting(tmp_path: Path) 
     assert "TEMP B-TREE" not in steps
 
 
+async def test_one_users_page_walks_their_own_index_without_sorting(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    await (await SqliteStore.open(path)).close()
+    with sqlite3.connect(path) as raw:
+        plan = raw.execute(
+            "EXPLAIN QUERY PLAN SELECT id FROM facts WHERE agent_id = ? AND owner = ? "
+            "AND scope = 'user' AND formed_us <= ? AND (formed_us < ? OR id > ?) "
+            "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
+            ("agent", "alice", 5, 5, "x", 10, 0),
+        ).fetchall()
+    steps = " ".join(str(row[3]) for row in plan)
+    assert "facts_owner_listing" in steps
+    assert "TEMP B-TREE" not in steps
+
+
+async def test_a_version_7_file_gains_the_owner_index_with_nothing_lost(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    facts = _facts()
+    async with await SqliteStore.open(path) as store:
+        await store.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
+        before = await store.list_facts(FactQuery(A, limit=100))
+    with sqlite3.connect(path) as raw:
+        raw.execute("DROP INDEX facts_owner_listing")
+        raw.execute("PRAGMA user_version = 7")
+    async with await SqliteStore.open(path) as store:
+        assert await store.get_facts([f.id for f in facts]) == facts
+        assert await store.list_facts(FactQuery(A, limit=100)) == before
+    assert "facts_owner_listing" in indexes(path)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
 def page_size(path: Path) -> int:
     with sqlite3.connect(path) as raw:
         return int(raw.execute("PRAGMA page_size").fetchone()[0])

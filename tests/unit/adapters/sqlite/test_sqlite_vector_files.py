@@ -19,6 +19,7 @@ from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.adapters.stores.sqlite.connection import connect
 from eden_memory.adapters.stores.sqlite.fact_rows import fact_key, insert_fact
 from eden_memory.adapters.stores.sqlite.revisions import Changes
+from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
 from eden_memory.adapters.stores.sqlite.vector_files import file_path, file_row
 from eden_memory.domain.embedding_space import EmbeddingSpace
@@ -219,7 +220,7 @@ async def test_an_upgraded_version_6_file_keeps_its_facts_and_gains_files(path: 
         hits = await store.keyword_ranking("number", VIEWER, 20)
         assert len(hits) == 9  # indexed once: by the store, not also by the old trigger
     with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone() == (7,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         triggers = {
             n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE type='trigger'")
         }
