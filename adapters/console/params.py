@@ -31,6 +31,11 @@ def required(params: Params, name: str) -> str:
     return value
 
 
+def where(params: Params) -> tuple[str, str | None, str | None]:
+    """The agent a page needs, and the user and session it may name."""
+    return required(params, "agent"), ident(params, "user"), ident(params, "session")
+
+
 def number(params: Params, name: str, default: int, most: int) -> int:
     value = text(params, name)
     if value is None:

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
-from eden_memory.adapters.console.params import ident, number, required, scope_key, text
+from eden_memory.adapters.console.params import number, required, scope_key, text, where
 from eden_memory.adapters.console.rendering import page
 from eden_memory.domain.scopes import Scope
 
@@ -17,11 +17,7 @@ async def search(request: Request) -> Response:
     """``search_facts`` with ``debug``: each result's semantic, keyword and fused scores."""
     memory: ConsoleMemory = request.app.state.memory
     params = request.query_params
-    agent_id, user_id, session_id = (
-        required(params, "agent"),
-        ident(params, "user"),
-        ident(params, "session"),
-    )
+    agent_id, user_id, session_id = where(params)
     query, top_k = text(params, "q"), number(params, "top_k", 10, 50)
     found = None
     if query is not None:
@@ -46,11 +42,7 @@ async def search(request: Request) -> Response:
 async def context(request: Request) -> Response:
     memory: ConsoleMemory = request.app.state.memory
     params = request.query_params
-    agent_id, user_id, session_id = (
-        required(params, "agent"),
-        ident(params, "user"),
-        ident(params, "session"),
-    )
+    agent_id, user_id, session_id = where(params)
     built = await memory.context(agent_id, user_id, session_id)
     return page(
         request,

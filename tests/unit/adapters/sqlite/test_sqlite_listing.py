@@ -66,32 +66,31 @@ async def test_a_version_5_file_upgrades_with_nothing_lost(tmp_path: Path) -> No
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
-async def test_a_continued_page_walks_the_index_without_sorting(tmp_path: Path) -> None:
-    path = tmp_path / "memory.db"
+async def listing_plan(path: Path, where: str, params: tuple[str, ...]) -> str:
+    """The query plan of a listing page continued from a position, filtered by ``where``."""
     await (await SqliteStore.open(path)).close()
     with sqlite3.connect(path) as raw:
         plan = raw.execute(
-            "EXPLAIN QUERY PLAN SELECT id FROM facts WHERE agent_id = ? AND status = ? "
+            f"EXPLAIN QUERY PLAN SELECT id FROM facts WHERE {where} "
             "AND formed_us <= ? AND (formed_us < ? OR id > ?) "
             "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
-            ("agent", "active", 5, 5, "x", 10, 0),
+            (*params, 5, 5, "x", 10, 0),
         ).fetchall()
-    steps = " ".join(str(row[3]) for row in plan)
+    return " ".join(str(row[3]) for row in plan)
+
+
+async def test_a_continued_page_walks_the_index_without_sorting(tmp_path: Path) -> None:
+    steps = await listing_plan(
+        tmp_path / "memory.db", "agent_id = ? AND status = ?", ("agent", "active")
+    )
     assert "facts_listing" in steps
     assert "TEMP B-TREE" not in steps
 
 
 async def test_one_users_page_walks_their_own_index_without_sorting(tmp_path: Path) -> None:
-    path = tmp_path / "memory.db"
-    await (await SqliteStore.open(path)).close()
-    with sqlite3.connect(path) as raw:
-        plan = raw.execute(
-            "EXPLAIN QUERY PLAN SELECT id FROM facts WHERE agent_id = ? AND owner = ? "
-            "AND scope = 'user' AND formed_us <= ? AND (formed_us < ? OR id > ?) "
-            "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
-            ("agent", "alice", 5, 5, "x", 10, 0),
-        ).fetchall()
-    steps = " ".join(str(row[3]) for row in plan)
+    steps = await listing_plan(
+        tmp_path / "memory.db", "agent_id = ? AND owner = ? AND scope = 'user'", ("agent", "alice")
+    )
     assert "facts_owner_listing" in steps
     assert "TEMP B-TREE" not in steps
 
