@@ -197,5 +197,11 @@ class MemoryService:
     async def aclose(self) -> None:
         await self.wait_for_background()
 
+    def __deepcopy__(self, memo: dict[int, object]) -> MemoryService:
+        """The service itself: it is a shared resource (store connections, background work,
+        a usage meter holding a context variable), not a value. Frameworks deep-copy agents,
+        tools and requests that hold it; each copy must reach the same memory."""
+        return self
+
 
 __all__ = ["MemoryService"]

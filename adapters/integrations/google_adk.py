@@ -59,6 +59,11 @@ class EdenMemoryService(BaseMemoryService):
         self.memory = memory
         self._agents = {config.agent_id: config for config in agents}
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> EdenMemoryService:
+        """The service itself, like ``MemoryService``: ADK deep-copies requests that hold
+        the memory tool, and every copy of the tool must reach this service."""
+        return self
+
     def conversation(self, app_name: str, user_id: str, session_id: str) -> Conversation:
         """The conversation an ADK app, user and session are."""
         agent = self._agents.get(app_name, app_name)

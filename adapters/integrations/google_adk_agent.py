@@ -52,12 +52,6 @@ class MemoryTool(BaseTool):
         super().__init__(name=NAME, description=DESCRIPTION)
         self.service = service
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> MemoryTool:
-        """A copy shares the memory service: ADK and its hosts deep-copy requests (which
-        hold their tools), and a service - its store connections, meter, caches - is one
-        shared resource, not a value to duplicate."""
-        return MemoryTool(self.service)
-
     def _get_declaration(self) -> types.FunctionDeclaration:
         schema = parameters(self.service.memory.settings.search)
         return types.FunctionDeclaration(
@@ -89,10 +83,6 @@ class TurnRecorder:
 
     def __init__(self, service: Service) -> None:
         self.service = service
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> TurnRecorder:
-        """A copy shares the memory service (see ``MemoryTool.__deepcopy__``)."""
-        return TurnRecorder(self.service)
 
     async def __call__(self, callback_context: CallbackContext) -> None:
         session = callback_context.session
