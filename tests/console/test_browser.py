@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.expected_conditions import staleness_of
@@ -17,10 +18,18 @@ from tests.console.live import headless_chromium, page_errors, running_console, 
 
 
 def _follow(driver: WebDriver, by: str, what: str) -> None:
-    """Click, and wait until the browser has left the page (a click does not wait for it)."""
+    """Click, and wait until the browser has left the page and loaded the next one.
+
+    A click does not wait for the navigation. While the old document is being torn down,
+    chromedriver may answer a probe of its element with a generic inspector error
+    ("Node with given id does not belong to the document") instead of a stale-element one,
+    so those are polled through rather than failing the test.
+    """
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(by, what).click()
-    WebDriverWait(driver, 60).until(staleness_of(page))
+    wait = WebDriverWait(driver, 60, ignored_exceptions=(WebDriverException,))
+    wait.until(staleness_of(page))
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def _clean(driver: WebDriver, where: str) -> None:
