@@ -15,7 +15,6 @@ from eden_memory.ports.stores import (
     PendingMessage,
     ReflectionStore,
     RevisionStore,
-    SessionProfile,
     SessionStore,
 )
 
@@ -33,6 +32,5 @@ __all__ = [
     "PendingMessage",
     "ReflectionStore",
     "RevisionStore",
-    "SessionProfile",
     "SessionStore",
 ]

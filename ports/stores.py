@@ -23,6 +23,7 @@ from eden_memory.domain.models import (
     Reflection,
     SessionState,
 )
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 
@@ -231,19 +232,6 @@ class ConsolidatedStore(Protocol):
     ) -> bool:
         """Store a blob as given; with ``expected_version``, only if the version still matches."""
         ...
-
-
-@dataclass(frozen=True)
-class SessionProfile:
-    """How a session's memory must be formed; refreshed on every recorded turn."""
-
-    agent_id: AgentId
-    session_id: SessionId
-    user_ids: tuple[UserId, ...]
-    user_memory_enabled: bool
-    agent_memory_enabled: bool
-    memory_instructions: str
-    premium: bool
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,9 @@ import pytest
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import Claim, Fact, FactStatus, Message, Reflection, Role
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import MemoryStore, PendingMessage, SessionProfile
+from eden_memory.ports.stores import MemoryStore, PendingMessage
 
 StoreFactory = Callable[[], Awaitable[MemoryStore]]
 
