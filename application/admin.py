@@ -40,17 +40,22 @@ class Admin(Management):
     async def stats(
         self, agent_id: str, user_id: str | None = None, session_id: str | None = None
     ) -> list[ScopeStats]:
-        return await scope_stats(self.store, self.settings, _keys(agent_id, user_id, session_id))
+        return await scope_stats(
+            self.stores.facts,
+            self.stores.buffers,
+            self.settings,
+            _keys(agent_id, user_id, session_id),
+        )
 
     async def consolidation_status(
         self, agent_id: str, user_id: str | None = None, session_id: str | None = None
     ) -> list[ConsolidationStatus]:
         keys = _keys(agent_id, user_id, session_id)
-        return await consolidation_status(self.store, self.settings, keys)
+        return await consolidation_status(self.stores.buffers, self.settings, keys)
 
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
         """Remove all memory of one user with one agent (GDPR-style erasure)."""
-        return await erase_user(self.store, agent_id, user_id)
+        return await erase_user(self.stores.sessions, self.stores.revisions, agent_id, user_id)
 
     async def reembed(
         self,
@@ -60,17 +65,21 @@ class Admin(Management):
     ) -> int:
         """Move these agents' facts to this service's embedder (after changing models)."""
         agents = check_id_list(agent_ids, "agent_ids", "agent_id")
-        return await reembed(self.store, self.embedder, agents, batch_size, on_progress)
+        return await reembed(self.stores.facts, self.embedder, agents, batch_size, on_progress)
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
         """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
-        return export_agent(self.store, check_id(agent_id, "agent_id"), self.clock.now())
+        return export_agent(
+            self.stores.facts, self.stores.buffers, check_id(agent_id, "agent_id"), self.clock.now()
+        )
 
     async def import_lines(
         self, lines: Iterable[str], on_progress: Callable[[int], None] | None = None
     ) -> ImportReport:
         """Import an export (validated in full first); ``on_progress`` gets facts written."""
-        return await import_records(self.store, self.embedder, lines, on_progress)
+        return await import_records(
+            self.stores.facts, self.stores.buffers, self.embedder, lines, on_progress
+        )
 
     async def add_facts(
         self,
@@ -84,7 +93,7 @@ class Admin(Management):
         hash, embedded ``batch_size`` at a time. Bad items are rejected one by one, with reasons."""
         with self.meter.scope() as spent:
             report = await ingest_facts(
-                self.store,
+                self.stores.facts,
                 self.embedder,
                 self.clock,
                 items,

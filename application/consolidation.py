@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.consolidation import consolidation_prompt
@@ -23,18 +22,14 @@ from eden_memory.domain.scaffolding import echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.domain.settings import ConsolidationSettings
 from eden_memory.ports.clock import Clock
-from eden_memory.ports.stores import ConsolidatedStore, ReflectionStore
+from eden_memory.ports.stores import BufferStore
 
 log = logging.getLogger(__name__)
 
 
-class ConsolidationStore(ConsolidatedStore, ReflectionStore, Protocol):
-    """What consolidation needs of the store."""
-
-
 @dataclass
 class Consolidator:
-    store: ConsolidationStore
+    buffers: BufferStore
     models: ModelRouter
     clock: Clock
     settings: ConsolidationSettings
@@ -48,8 +43,8 @@ class Consolidator:
         blob and the buffer exactly as they were; nothing is absorbed unless the new blob was
         stored.
         """
-        blobs = await self.store.get_consolidated([key])
-        buffer = await self.store.unabsorbed([key])
+        blobs = await self.buffers.get_consolidated([key])
+        buffer = await self.buffers.unabsorbed([key])
         plan = plan_consolidation(key, blobs.get(key), buffer, self.settings, force)
         if plan is None:
             return None
@@ -61,7 +56,7 @@ class Consolidator:
         if echoed:
             return _rejected(plan, answer.content, echoed)
         result = apply_consolidation(plan, answer.content, self.clock.now())
-        won = await self.store.commit_consolidation(
+        won = await self.buffers.commit_consolidation(
             result.memory, plan.expected_version, plan.absorbed_ids, self.clock.now()
         )
         return ConsolidationOutcome(

@@ -14,7 +14,6 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from eden_memory.application.bounded_cache import BoundedCache
 from eden_memory.domain.fifo import fifo_since
@@ -23,11 +22,7 @@ from eden_memory.domain.scopes import ActiveScopes, ScopeKey
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.xml_context import ScopeMemory, render_memory_context
 from eden_memory.ports.clock import Clock
-from eden_memory.ports.stores import ConsolidatedStore, FactStore, ReflectionStore, RevisionStore
-
-
-class ContextStore(FactStore, ReflectionStore, ConsolidatedStore, RevisionStore, Protocol):
-    """What context assembly needs of the store."""
+from eden_memory.ports.stores import BufferStore, FactStore, RevisionStore
 
 
 @dataclass(frozen=True)
@@ -51,8 +46,17 @@ class _Entry:
 
 
 class ContextAssembler:
-    def __init__(self, store: ContextStore, clock: Clock, settings: MemorySettings) -> None:
-        self._store = store
+    def __init__(
+        self,
+        facts: FactStore,
+        buffers: BufferStore,
+        revisions: RevisionStore,
+        clock: Clock,
+        settings: MemorySettings,
+    ) -> None:
+        self._facts = facts
+        self._buffers = buffers
+        self._revisions = revisions
         self._clock = clock
         self._settings = settings
         c = settings.context
@@ -68,7 +72,7 @@ class ContextAssembler:
         entry = None if refresh else self.cache.get(cache_key, now)
         keys = scopes.keys()
         # Read before building, so a change that lands meanwhile is seen by the next call.
-        revisions = await self._store.revisions(keys)
+        revisions = await self._revisions.revisions(keys)
         fresh = entry is not None and now - entry.context.built_at < self.cache.ttl
         if entry is not None and fresh and revisions == entry.revisions:
             return entry.cached
@@ -79,8 +83,8 @@ class ContextAssembler:
     async def _build(self, scopes: ActiveScopes, now: datetime) -> MemoryContext:
         keys = scopes.keys()
         blobs, buffered, facts = await asyncio.gather(
-            self._store.get_consolidated(keys),
-            self._store.unabsorbed(keys),
+            self._buffers.get_consolidated(keys),
+            self._buffers.unabsorbed(keys),
             self._fifo(scopes, now),
         )
         sections = [_section(key, blobs, buffered) for key in keys]
@@ -91,7 +95,7 @@ class ContextAssembler:
         s = self._settings.facts
         if not s.fifo_enabled or s.fifo_limit == 0 or scopes.visibility.is_empty:
             return []
-        return await self._store.recent_facts(scopes.visibility, fifo_since(now, s), s.fifo_limit)
+        return await self._facts.recent_facts(scopes.visibility, fifo_since(now, s), s.fifo_limit)
 
 
 def _section(

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from eden_memory.domain.ids import AgentId, UserId
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import RevisionStore, SessionStore
 
 
 @dataclass
@@ -20,7 +20,9 @@ class Erasure:
     messages_in_group_sessions: int = 0
 
 
-async def erase_user(store: MemoryStore, agent_id: str, user_id: str) -> Erasure:
+async def erase_user(
+    sessions: SessionStore, revisions: RevisionStore, agent_id: str, user_id: str
+) -> Erasure:
     """Remove the user's facts, reflections and blob with this agent, every session they had
     alone with it (messages, session memory), and their own messages in group sessions.
 
@@ -28,12 +30,12 @@ async def erase_user(store: MemoryStore, agent_id: str, user_id: str) -> Erasure
     """
     agent, user = AgentId(agent_id), UserId(user_id)
     report = Erasure()
-    report.user_scope_records = await store.delete_scope(ScopeKey.user(agent, user))
-    for state in await store.sessions_of_user(agent, user):
+    report.user_scope_records = await revisions.delete_scope(ScopeKey.user(agent, user))
+    for state in await sessions.sessions_of_user(agent, user):
         if state.user_ids == (user,):
             report.sessions.append(state.session_id)
             key = ScopeKey.session(agent, state.session_id)
-            report.session_scope_records += await store.delete_scope(key)
-            report.session_messages += await store.delete_session(agent, state.session_id)
-    report.messages_in_group_sessions = await store.delete_messages_by_author(agent, user)
+            report.session_scope_records += await revisions.delete_scope(key)
+            report.session_messages += await sessions.delete_session(agent, state.session_id)
+    report.messages_in_group_sessions = await sessions.delete_messages_by_author(agent, user)
     return report

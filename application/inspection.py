@@ -9,7 +9,7 @@ from eden_memory.domain.consolidation import consolidation_due
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import word_count
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import BufferStore, FactStore
 
 
 @dataclass(frozen=True)
@@ -34,15 +34,15 @@ class ConsolidationStatus:
 
 
 async def scope_stats(
-    store: MemoryStore, settings: MemorySettings, keys: list[ScopeKey]
+    facts: FactStore, buffers: BufferStore, settings: MemorySettings, keys: list[ScopeKey]
 ) -> list[ScopeStats]:
-    blobs = await store.get_consolidated(keys)
-    buffered = await store.unabsorbed(keys)
+    blobs = await buffers.get_consolidated(keys)
+    buffered = await buffers.unabsorbed(keys)
     out = []
     for key in keys:
         mine = [r for r in buffered if r.key == key]
         blob = blobs.get(key)
-        facts = None if key.scope is Scope.SESSION else await store.count_facts(key)
+        active = None if key.scope is Scope.SESSION else await facts.count_facts(key)
         out.append(
             ScopeStats(
                 key=key,
@@ -53,16 +53,16 @@ async def scope_stats(
                 buffered_reflections=len(mine),
                 buffered_words=sum(word_count(r.content) for r in mine),
                 latest_reflection_at=max((r.formed_at for r in mine), default=None),
-                active_facts=facts,
+                active_facts=active,
             )
         )
     return out
 
 
 async def consolidation_status(
-    store: MemoryStore, settings: MemorySettings, keys: list[ScopeKey]
+    buffers: BufferStore, settings: MemorySettings, keys: list[ScopeKey]
 ) -> list[ConsolidationStatus]:
-    buffered = await store.unabsorbed(keys)
+    buffered = await buffers.unabsorbed(keys)
     out = []
     for key in keys:
         count = sum(1 for r in buffered if r.key == key)

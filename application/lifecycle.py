@@ -38,7 +38,7 @@ class Recorded:
 class Lifecycle:
     formation: Formation
     consolidator: Consolidator
-    store: SessionStore
+    sessions: SessionStore
     clock: Clock
     settings: MemorySettings
     tasks: BackgroundTasks
@@ -58,7 +58,7 @@ class Lifecycle:
             return Recorded(None, False)
         pending = [PendingMessage(m, weighted_tokens([m], s.formation)) for m in messages]
         now = self.clock.now()
-        state = await self.store.record_messages(conversation, pending, now)
+        state = await self.sessions.record_messages(conversation, pending, now)
         if not formation_due(state.pending_messages, state.pending_tokens, s.formation):
             return Recorded(state, False, len(pending))
         work = self.form(state.agent_id, state.session_id, Trigger.DUE)
@@ -83,7 +83,7 @@ class Lifecycle:
         be) has no messages and only the consolidations, so a failure is reported either way.
         """
         ids = conversation
-        await self.store.end_session(ids.agent_id, ids.session_id, self.clock.now())
+        await self.sessions.end_session(ids.agent_id, ids.session_id, self.clock.now())
         report = await self.form(ids.agent_id, ids.session_id, Trigger.END)
         if report is not None:
             return report
@@ -121,7 +121,7 @@ class Lifecycle:
         """Form every cold session once; safe to run from several schedulers at the same time."""
         at = now or self.clock.now()
         s = self.settings.formation
-        cold = await self.store.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
+        cold = await self.sessions.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
         reports: list[FormationReport] = []
         for state in cold:
             try:

@@ -7,11 +7,11 @@ from collections.abc import Callable, Sequence
 from eden_memory.application.calls import embed
 from eden_memory.domain.ids import AgentId
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
+from eden_memory.ports.stores import FactQuery, FactStore, ListingPosition
 
 
 async def reembed(
-    store: MemoryStore,
+    facts: FactStore,
     embedder: Embedder,
     agent_ids: Sequence[str],
     batch_size: int = 256,
@@ -27,11 +27,11 @@ async def reembed(
         after: ListingPosition | None = None  # keyset paging: re-embedding moves no fact in
         while True:  # the listing order (time, id), so the position stays valid
             query = FactQuery(AgentId(agent_id), status=None, limit=batch_size, after=after)
-            page = await store.list_facts(query)
+            page = await facts.list_facts(query)
             if not page:
                 break
             vectors = await embed(embedder, [f.content for f in page])
-            await store.reembed_facts(
+            await facts.reembed_facts(
                 embedder.space, {f.id: v for f, v in zip(page, vectors, strict=True)}
             )
             moved += len(page)

@@ -28,12 +28,12 @@ from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import single_line
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
+from eden_memory.ports.stores import FactQuery, ListingPosition, Stores
 
 
 @dataclass
 class Management:
-    store: MemoryStore
+    stores: Stores
     embedder: Embedder
     clock: Clock
     settings: MemorySettings
@@ -62,13 +62,13 @@ class Management:
             *page(limit, offset),
             after,
         )
-        return await self.store.list_facts(query)
+        return await self.stores.facts.list_facts(query)
 
     async def get_fact(self, agent_id: str, fact_id: str) -> Fact:
         return await self._fact(*_fact_ids(agent_id, fact_id))
 
     async def _fact(self, agent: AgentId, fact: FactId) -> Fact:
-        found = await self.store.get_facts([fact])
+        found = await self.stores.facts.get_facts([fact])
         if not found or found[0].agent_id != agent:
             raise NotFoundError(f"agent {agent!r} has no fact {fact!r}")
         return found[0]
@@ -92,15 +92,15 @@ class Management:
         ids = _fact_ids(agent_id, fact_id)
         text = single_line(content, max_words=self.settings.facts.max_words, what="fact")
         fact = await self._fact(*ids)
-        space = await require_space(self.store, self.embedder)
+        space = await require_space(self.stores.facts, self.embedder)
         [vector] = await embed(self.embedder, [text])
         revised = fact.revised(text, self.clock.now(), reason, space=space)
-        return await self.store.update_fact(revised, vector, fact.version)
+        return await self.stores.facts.update_fact(revised, vector, fact.version)
 
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:
         """Remove a fact for good (a person's decision, unlike an LLM's retirement)."""
         fact = await self.get_fact(agent_id, fact_id)
-        await self.store.delete_facts([fact.id])
+        await self.stores.facts.delete_facts([fact.id])
 
     # Reflections -------------------------------------------------------------------
 
@@ -109,10 +109,10 @@ class Management:
     ) -> list[Reflection]:
         agent = _agent(agent_id)
         scope_key = None if key is None else check_key(key)
-        return await self.store.list_reflections(agent, scope_key, include_absorbed)
+        return await self.stores.buffers.list_reflections(agent, scope_key, include_absorbed)
 
     async def _reflection(self, agent: AgentId, reflection: ReflectionId) -> Reflection:
-        found = await self.store.get_reflection(reflection)
+        found = await self.stores.buffers.get_reflection(reflection)
         if found is None or found.agent_id != agent:
             raise NotFoundError(f"agent {agent!r} has no reflection {reflection!r}")
         return found
@@ -126,20 +126,20 @@ class Management:
         current = await self._reflection(*ids)
         if current.absorbed:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
-        return await self.store.update_reflection(current.evolve(content=text))
+        return await self.stores.buffers.update_reflection(current.evolve(content=text))
 
     async def delete_reflection(self, agent_id: str, reflection_id: str) -> None:
         current = await self._reflection(*_reflection_ids(agent_id, reflection_id))
         if current.absorbed:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
-        await self.store.delete_reflections([current.id])
+        await self.stores.buffers.delete_reflections([current.id])
 
     # Consolidated blobs ------------------------------------------------------------
 
     async def get_consolidated(self, key: ScopeKey) -> ConsolidatedMemory:
         """The blob of a key (an empty one, version 0, if nothing was consolidated yet)."""
         key = check_key(key)
-        found = await self.store.get_consolidated([key])
+        found = await self.stores.buffers.get_consolidated([key])
         limit = self.settings.consolidation.word_limits.of(key.scope)
         return found.get(key) or ConsolidatedMemory.empty(key, limit)
 
@@ -147,7 +147,7 @@ class Management:
         """A person's rewrite of a blob, kept exactly (within the word limit), one version up."""
         current = await self.get_consolidated(key)
         updated = replace_content(current, content, self.clock.now())
-        if not await self.store.replace_consolidated(updated, current.version):
+        if not await self.stores.buffers.replace_consolidated(updated, current.version):
             raise ConflictError("the memory changed meanwhile; read it again and retry")
         return updated
 

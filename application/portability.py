@@ -21,34 +21,38 @@ from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, ListingPosition, MemoryStore
+from eden_memory.ports.stores import BufferStore, FactQuery, FactStore, ListingPosition
 
 FORMAT = "eden-memory-export"
 VERSION = 1
 PAGE = 500
 
 
-async def export_agent(store: MemoryStore, agent_id: str, now: datetime) -> AsyncIterator[str]:
+async def export_agent(
+    facts: FactStore, buffers: BufferStore, agent_id: str, now: datetime
+) -> AsyncIterator[str]:
     """Every fact (any status, with vector), reflection and blob of one agent, one per line."""
-    space = await store.embedding_space()
+    space = await facts.embedding_space()
     header: dict[str, Any] = {"kind": "header", "format": FORMAT, "version": VERSION}
     header |= {"agent_id": agent_id, "exported_at": now.isoformat()}
     header["embedding"] = {"model": space.model, "dimension": space.dimension} if space else None
     yield json.dumps(header)
     after: ListingPosition | None = None  # keyset paging: no page skips the earlier ones
     while True:
-        page = await store.list_facts(
+        page = await facts.list_facts(
             FactQuery(AgentId(agent_id), status=None, limit=PAGE, after=after)
         )
-        vectors = await store.get_vectors([f.id for f in page])
+        vectors = await facts.get_vectors([f.id for f in page])
         for fact in page:
             yield _line("fact", fact.model_dump(mode="json"), vector=vectors.get(fact.id))
         if len(page) < PAGE:
             break
         after = ListingPosition.after(page[-1])
-    for reflection in await store.list_reflections(AgentId(agent_id), None, include_absorbed=True):
+    for reflection in await buffers.list_reflections(
+        AgentId(agent_id), None, include_absorbed=True
+    ):
         yield _line("reflection", reflection.model_dump(mode="json"))
-    for blob in await store.list_consolidated(AgentId(agent_id)):
+    for blob in await buffers.list_consolidated(AgentId(agent_id)):
         yield _line("consolidated", blob.model_dump(mode="json"))
 
 
@@ -109,7 +113,8 @@ def _take(parsed: _Parsed, record: dict[str, Any], first: bool) -> None:
 
 
 async def import_records(
-    store: MemoryStore,
+    facts: FactStore,
+    buffers: BufferStore,
     embedder: Embedder,
     lines: Iterable[str],
     on_progress: Callable[[int], None] | None = None,
@@ -121,7 +126,7 @@ async def import_records(
     than the store's is refused before anything is written.
     """
     parsed = parse_export(lines)
-    space = await require_space(store, embedder)
+    space = await require_space(facts, embedder)
     report = ImportReport()
     for start in range(0, len(parsed.facts), PAGE):
         batch = parsed.facts[start : start + PAGE]
@@ -132,26 +137,28 @@ async def import_records(
         ]
         fresh = await embed(embedder, [batch[i][0].content for i in redo])
         vectors = [v or [] for _, v in batch]
-        facts = [f for f, _ in batch]
+        written = [f for f, _ in batch]
         for i, vector in zip(redo, fresh, strict=True):
             vectors[i] = vector
-            facts[i] = facts[i].evolve(embedding_model=space.model, embedding_dim=space.dimension)
-        present = {f.id for f in await store.get_facts([f.id for f in facts])}
-        stored = await store.add_facts(facts, vectors)
+            written[i] = written[i].evolve(
+                embedding_model=space.model, embedding_dim=space.dimension
+            )
+        present = {f.id for f in await facts.get_facts([f.id for f in written])}
+        stored = await facts.add_facts(written, vectors)
         report.facts_reembedded += len(redo)
-        new = [f.id == s.id and f.id not in present for f, s in zip(facts, stored, strict=True)]
+        new = [f.id == s.id and f.id not in present for f, s in zip(written, stored, strict=True)]
         report.facts += sum(new)
         report.facts_already_present += len(new) - sum(new)
         if on_progress is not None:
             on_progress(len(batch))
-    await store.add_reflections(parsed.reflections)
+    await buffers.add_reflections(parsed.reflections)
     report.reflections = len(parsed.reflections)
-    current = await store.get_consolidated([b.key for b in parsed.blobs])
+    current = await buffers.get_consolidated([b.key for b in parsed.blobs])
     for blob in parsed.blobs:
         existing = current.get(blob.key)
         if existing is not None and existing.version >= blob.version:
             report.consolidated_kept_newer.append(blob.key.as_text())
             continue
-        await store.replace_consolidated(blob, None)
+        await buffers.replace_consolidated(blob, None)
         report.consolidated += 1
     return report

@@ -37,7 +37,7 @@ from eden_memory.domain.settings import SearchSettings
 from eden_memory.domain.temporal import TimeFilter
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactRanking, FactStore
 
 
 class SearchMode(StrEnum):
@@ -99,7 +99,8 @@ def check_queries(queries: Sequence[str], top_k: int | None, s: SearchSettings) 
 
 @dataclass
 class FactSearch:
-    store: FactStore
+    facts: FactStore
+    ranking: FactRanking
     embedder: Embedder
     clock: Clock
     settings: SearchSettings
@@ -133,7 +134,7 @@ class FactSearch:
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
         context, facts = await raise_candidates(
-            self.store,
+            self.facts,
             self.settings,
             self.clock.now(),
             queries,
@@ -142,7 +143,7 @@ class FactSearch:
         )
         merged = merge_queries([c.hits[:k] for c in context])
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
-        facts |= await visible_facts(self.store, wanted, scopes.visibility) if wanted else {}
+        facts |= await visible_facts(self.facts, wanted, scopes.visibility) if wanted else {}
         seconds["read_facts"] = time.perf_counter() - started
         results = [
             SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score)
@@ -152,7 +153,7 @@ class FactSearch:
         started = time.perf_counter()
         found = [r.fact.id for r in results]
         if self.track is None:
-            await self.store.record_access(found, self.clock.now())
+            await self.facts.record_access(found, self.clock.now())
             seconds["access_tracking"] = time.perf_counter() - started
         else:
             self.track(found, self.clock.now())
@@ -218,7 +219,7 @@ class FactSearch:
         if vector is None or mode is SearchMode.KEYWORD:
             return []
         # The store refuses a query of another space than its own (no round trip of ours).
-        return await self.store.semantic_ranking(
+        return await self.ranking.semantic_ranking(
             vector, visibility, depth, space=self.embedder.space
         )
 
@@ -227,7 +228,7 @@ class FactSearch:
     ) -> list[Hit]:
         if mode is SearchMode.SEMANTIC:
             return []
-        return await self.store.keyword_ranking(query, visibility, depth)
+        return await self.ranking.keyword_ranking(query, visibility, depth)
 
     async def _rule(self, thresholds: bool) -> FusionRule:
         """The fusion and floors of this search (every floor off when ``thresholds`` is off)."""
@@ -238,7 +239,7 @@ class FactSearch:
         semantic = s.semantic_threshold
         if semantic is None:
             semantic = (await self.calibrations.current()).search_floor
-        text = self.store.text_score_threshold if s.text_threshold is None else s.text_threshold
+        text = self.ranking.text_score_threshold if s.text_threshold is None else s.text_threshold
         fused = s.rrf_threshold if s.fusion is Fusion.RRF else s.score_threshold
         return FusionRule(s.fusion, weights, s.rrf_k, semantic, text, fused)
 

@@ -33,15 +33,18 @@ from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 
 
 class MemoryService:
-    """Long-term memory for one or many agents, over any store, embedder and LLM."""
+    """Long-term memory for one or many agents, over any store, embedder and LLM.
+
+    ``stores`` is the store by concern (``memory_stores()``, ``Stores.of(adapter)``, or what
+    ``open_memory`` builds); each collaborator below takes only the concerns it uses."""
 
     def __init__(
         self,
-        store: MemoryStore,
+        stores: Stores,
         embedder: Embedder,
         llm: LLM | Mapping[ModelRole, LLM],
         clock: Clock,
@@ -61,30 +64,38 @@ class MemoryService:
             if isinstance(llm, Mapping)
             else ModelRouter.single(MeteredLLM(llm, used), self.settings.models)
         )
-        self._context = ContextAssembler(store, clock, self.settings)
+        self._context = ContextAssembler(
+            stores.facts, stores.buffers, stores.revisions, clock, self.settings
+        )
         calibrations = Calibrations(embedder)
         # One consolidator, for formations and for the session's own consolidations.
-        consolidator = Consolidator(store, models, clock, self.settings.consolidation)
+        consolidator = Consolidator(stores.buffers, models, clock, self.settings.consolidation)
         formation = Formation(
-            store, embedder, models, clock, self.settings, calibrations, consolidator, used
+            stores, embedder, models, clock, self.settings, calibrations, consolidator, used
         )
         self._background = BackgroundTasks()
-        self._access = AccessTracker(store)
+        self._access = AccessTracker(stores.facts)
         self._search = FactSearch(
-            store, embedder, clock, self.settings.search, calibrations, track=self._track_access
+            stores.facts,
+            stores.ranking,
+            embedder,
+            clock,
+            self.settings.search,
+            calibrations,
+            track=self._track_access,
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(
             formation,
             consolidator,
-            store,
+            stores.sessions,
             clock,
             self.settings,
             self._background,
             used,
             self._keep(on_report),
         )
-        self.admin = Admin(store, embedder, clock, self.settings, used)
+        self.admin = Admin(stores, embedder, clock, self.settings, used)
 
     def _track_access(self, ids: list[FactId], now: datetime) -> None:
         if self._access.record(ids, now):

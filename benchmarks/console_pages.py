@@ -46,6 +46,7 @@ from eden_memory.domain.ids import AgentId, FactId, ReflectionId, SessionId, Use
 from eden_memory.domain.models import Fact, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.ports.embedder import Embeddings
+from eden_memory.ports.stores import Stores
 
 DIM, BATCH, USERS = 384, 10_000, 1_000
 SPACE = EmbeddingSpace("bench-random", DIM)
@@ -176,7 +177,7 @@ def report(total: int, build_s: float, rows: list[tuple[str, list[float]]]) -> N
 async def run(total: int, repeat: int, folder: Path) -> None:
     async with await SqliteStore.open(folder / "console-bench.db") as store:
         build_s = await build(store, total)
-        service = MemoryService(store, SeededEmbedder(), ScriptedLLM(), FakeClock(NOW))
+        service = MemoryService(Stores.of(store), SeededEmbedder(), ScriptedLLM(), FakeClock(NOW))
         rows = await measure(service, total, repeat)
     report(total, build_s, rows)
 

@@ -36,6 +36,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.models import Reflection
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from eden_memory.domain.settings import ContextSettings, MemorySettings
+from eden_memory.ports.stores import Stores
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 
 START = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
@@ -53,7 +54,7 @@ class Run:
 async def remembering(settings: MemorySettings, clock: FakeClock) -> MemoryService:
     """A service whose agent already has a blob, buffered reflections and 40 recent facts."""
     store = InMemoryStore()
-    memory = MemoryService(store, KeywordEmbedder(), ScriptedLLM([]), clock, settings)
+    memory = MemoryService(Stores.of(store), KeywordEmbedder(), ScriptedLLM([]), clock, settings)
     key = ScopeKey.agent(AGENT.agent_id)
     await memory.admin.replace_consolidated(key, "- " + " ".join(["policy"] * 250))
     notes = [

@@ -34,6 +34,7 @@ from eden_memory.demo.script import AGENT_ID, SESSIONS, DemoSession, lookup_mode
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
+from eden_memory.ports.stores import Stores
 
 AGENT = AgentMemoryConfig(AGENT_ID)
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -66,7 +67,7 @@ async def play(folder: Path, embedder: Embedder) -> list[Formed]:
     store = await SqliteStore.open(folder / "formation.db")
     llm = TimedLLM(ScriptedLLM(lookup_model()))
     clock = FakeClock(START)
-    memory = MemoryService(store, embedder, llm, clock)
+    memory = MemoryService(Stores.of(store), embedder, llm, clock)
     formed = []
     try:
         for day, session in enumerate(SESSIONS):

@@ -94,7 +94,7 @@ async def recall(name: str, samples: list[Sample], embedder: Embedder) -> dict[s
                 out[f"hybrid {'on' if thresholds else 'off'}"] = run.summary()["recall"]
         finally:
             await memory.aclose()
-            await memory.admin.store.close()
+            await memory.admin.stores.close()
     return out
 
 

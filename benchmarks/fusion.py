@@ -54,7 +54,7 @@ async def collect(
 ) -> tuple[list[Lists], float, float]:
     embedder = LocalEmbedder()
     memory, _, _ = await eden_index(folder / f"{corpus}.db", embedder, samples, corpus)
-    store = memory.admin.store
+    stores = memory.admin.stores
     floor = (await Calibrations(embedder).current()).search_floor
     out: list[Lists] = []
     settings = MemorySettings()
@@ -63,19 +63,19 @@ async def collect(
         scopes = profile.scopes(settings.enabled)
         for q in sample.questions:
             [vector] = (await embedder.embed([q.text])).vectors
-            sem = await store.semantic_ranking(
+            sem = await stores.ranking.semantic_ranking(
                 vector, scopes.visibility, DEPTH, space=embedder.space
             )
-            kw = await store.keyword_ranking(q.text, scopes.visibility, DEPTH)
-            facts = await store.get_facts([r.id for r in [*sem, *kw]])
+            kw = await stores.ranking.keyword_ranking(q.text, scopes.visibility, DEPTH)
+            facts = await stores.facts.get_facts([r.id for r in [*sem, *kw]])
             covers = {f.id: f.source_message_ids for f in facts}
             sessions = {str(f.id): str(f.source_session_id) for f in facts if f.source_session_id}
             said = {str(f.id): f.formed_at for f in facts}
             sem_hits = [Hit(r.id, r.score) for r in sem]
             out.append(Lists(q, sem_hits, [Hit(r.id, r.score) for r in kw], covers, sessions, said))
-    text_floor = store.text_score_threshold
+    text_floor = stores.ranking.text_score_threshold
     await memory.aclose()
-    await store.close()
+    await stores.close()
     return out, floor, text_floor
 
 

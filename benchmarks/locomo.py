@@ -45,6 +45,7 @@ from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
 from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.stores import Stores
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
 AGENT = "locomo"
@@ -151,7 +152,7 @@ async def eden_index(
     path: Path, embedder: Embedder, samples: Sequence[Sample], corpus: str
 ) -> tuple[MemoryService, IngestReport, float]:
     store = await SqliteStore.open(path)
-    memory = MemoryService(store, embedder, ScriptedLLM([]), SystemClock())
+    memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), SystemClock())
     start = time.perf_counter()
     report = await memory.admin.add_facts(fact_items(samples, corpus))
     return memory, report, time.perf_counter() - start
@@ -328,7 +329,7 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                     )
             # The other fusion, as the seeds had it: equal-weight RRF with its 0.015 floor.
             rrf = MemoryService(
-                memory.admin.store, embedder, ScriptedLLM([]), SystemClock(), SEEDS_RRF
+                memory.admin.stores, embedder, ScriptedLLM([]), SystemClock(), SEEDS_RRF
             )
             runs.append(
                 Run(
@@ -339,7 +340,7 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 )
             )
             plain = MemoryService(
-                memory.admin.store, embedder, ScriptedLLM([]), SystemClock(), NO_RAISES
+                memory.admin.stores, embedder, ScriptedLLM([]), SystemClock(), NO_RAISES
             )
             runs.append(
                 Run(
@@ -361,7 +362,7 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 await probe.ask(question)
         for memory in memories:
             await memory.aclose()
-            await memory.admin.store.close()
+            await memory.admin.stores.close()
     results["runs"] = {run.name: run.summary() for run in runs}
     results["latency_probes_ms"] = {probe.name: probe.summary() for probe in probes}
     compare(results)

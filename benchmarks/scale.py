@@ -57,6 +57,7 @@ from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility, Scope
 from eden_memory.ports.embedder import Embeddings
+from eden_memory.ports.stores import Stores
 
 DIM = 384
 SPACE = EmbeddingSpace("bench-random", DIM)
@@ -323,7 +324,7 @@ async def measure(label: str, built: Built, queries: int, with_ingest: bool) -> 
         embedder.vectors[text] = probe.tolist()
     opened = first_open(built.path)  # before this process loads anything
     async with await SqliteStore.open(built.path) as store:
-        memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
+        memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW))
         conv = memory.conversation(AGENT, "bench-session", [VIEWER_USER])
         await memory.search_facts(conv, [texts[0]], TOP_K)
         times = await searches(memory, conv, texts, probes, built)

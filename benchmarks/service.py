@@ -50,6 +50,7 @@ from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
 from eden_memory.factory import local_model_available
 from eden_memory.ports.embedder import Embeddings
+from eden_memory.ports.stores import Stores
 
 DIM = 384
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
@@ -161,7 +162,7 @@ async def bench_size(n: int, queries: int, folder: Path, precision: Precision) -
     qvecs = unit_rows(nrng, queries)
     for text, vec in zip(texts, qvecs, strict=True):
         embedder.vectors[text] = vec.tolist()
-    memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
+    memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW))
     conv = memory.conversation(AGENT, "bench-session", ["u0"])
     await memory.search_facts(conv, [texts[0]])  # loads the vector partitions once
     latency = await measure(memory, conv, texts, qvecs, matrix)
@@ -199,7 +200,7 @@ async def bench_end_to_end(store: SqliteStore, texts: list[str]) -> None:
     """What a caller waits for: the local model embeds each query, then the search runs.
     The model's thread pool and the scan's share the two cores."""
     embedder = LocalQueries()
-    memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
+    memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW))
     conv = memory.conversation(AGENT, "bench-session", ["u0"])
     await memory.search_facts(conv, ["warm up"])
     total = []

@@ -29,7 +29,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import MemoryStore, Stores
 
 __all__ = [
     "LOCAL_FALLBACK_WARNING",
@@ -37,7 +37,7 @@ __all__ = [
     "build_embedder",
     "local_model_available",
     "open_memory",
-    "open_store",
+    "open_stores",
 ]
 
 
@@ -59,15 +59,15 @@ def build_embedder(config: EdenMemoryConfig) -> Embedder:
 
 
 @asynccontextmanager
-async def open_store(config: EdenMemoryConfig) -> AsyncIterator[MemoryStore]:
-    """``async with open_store(config) as store:`` — any configured store, closed (with its
-    client) when the block ends; for tools that need a store without a service."""
+async def open_stores(config: EdenMemoryConfig) -> AsyncIterator[Stores]:
+    """``async with open_stores(config) as stores:`` — any configured store, by concern, closed
+    (with its client) when the block ends; for tools that need a store without a service."""
     from eden_memory.container import Container, shutdown
     from eden_memory.container.running import resolved
 
     container = Container(config=config)
     try:
-        yield await resolved(container.store())
+        yield await resolved(container.stores())
     finally:
         await shutdown(container)
 
@@ -77,7 +77,7 @@ async def open_memory(
     settings: EdenMemoryConfig | None = None,
     *,
     llm: LLM | Mapping[ModelRole, LLM] | None = None,
-    store: MemoryStore | str | os.PathLike[str] | None = None,
+    store: Stores | MemoryStore | str | os.PathLike[str] | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
 ) -> AsyncIterator[MemoryService]:
@@ -85,8 +85,9 @@ async def open_memory(
 
     A port passed in gets no concurrency limit and is not closed here; the service meters
     its calls like any other's.
-    ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` may also be a
-    file path: the embedded store kept there (opened and closed here).
+    ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` is a ``Stores``,
+    one adapter object serving every concern, or a file path: the embedded store kept there
+    (opened and closed here).
     """
     from eden_memory.container import Container, running
     from eden_memory.container.overrides import override_ports
@@ -95,9 +96,13 @@ async def open_memory(
     if isinstance(store, str | os.PathLike):
         config = config.model_copy(update={"store": "embedded", "store_path": Path(store)})
         store = None
-    elif store is not None and not callable(getattr(store, "record_messages", None)):
+    elif (
+        store is not None
+        and not isinstance(store, Stores)
+        and not callable(getattr(store, "record_messages", None))
+    ):
         raise ConfigurationError(
-            f"store must be a MemoryStore or the path of an embedded store file, "
+            f"store must be a Stores, a MemoryStore or the path of an embedded store file, "
             f"got {type(store).__name__}"
         )
     container = Container(config=config)

@@ -10,7 +10,7 @@ from eden_memory.adapters.clocks import FakeClock, SystemClock
 from eden_memory.adapters.embedders.fake import FakeEmbedder
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM, ScriptExhaustedError
-from eden_memory.adapters.stores.memory import InMemoryStore
+from eden_memory.adapters.stores.memory import InMemoryStore, memory_stores
 from eden_memory.demo.lookup_model import LookupModel
 
 __all__ = [
@@ -22,4 +22,5 @@ __all__ = [
     "ScriptExhaustedError",
     "ScriptedLLM",
     "SystemClock",
+    "memory_stores",
 ]

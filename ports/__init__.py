@@ -8,29 +8,31 @@ from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult
 from eden_memory.ports.stores import (
-    ConsolidatedStore,
+    BufferStore,
     FactQuery,
+    FactRanking,
     FactStore,
     MemoryStore,
     PendingMessage,
-    ReflectionStore,
     RevisionStore,
     SessionStore,
+    Stores,
 )
 
 __all__ = [
     "LLM",
+    "BufferStore",
     "Clock",
-    "ConsolidatedStore",
     "Embedder",
     "Embeddings",
     "FactQuery",
+    "FactRanking",
     "FactStore",
     "LLMRequest",
     "LLMResult",
     "MemoryStore",
     "PendingMessage",
-    "ReflectionStore",
     "RevisionStore",
     "SessionStore",
+    "Stores",
 ]

@@ -29,7 +29,7 @@ from eden_memory.domain.models import (
     SessionState,
 )
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
-from eden_memory.ports.stores import ListingPosition, MemoryStore
+from eden_memory.ports.stores import ListingPosition, Stores
 
 PREVIEW_SESSION = "console-preview"  # the session a preview names when the operator names none
 
@@ -55,8 +55,8 @@ class ConsoleMemory:
         return self._service.admin
 
     @property
-    def _store(self) -> MemoryStore:
-        return self._service.admin.store
+    def _stores(self) -> Stores:
+        return self._service.admin.stores
 
     def agent(self, agent_id: str) -> AgentId:
         """The agent, if the console was opened on it; "not found" otherwise."""
@@ -97,7 +97,7 @@ class ConsoleMemory:
     async def facts_by_id(self, agent_id: str, ids: Sequence[str]) -> list[Fact]:
         """The facts with these ids that belong to the agent (a superseding fact, say)."""
         agent = self.agent(agent_id)
-        found = await self._store.get_facts([FactId(check_id(i, "fact_id")) for i in ids])
+        found = await self._stores.facts.get_facts([FactId(check_id(i, "fact_id")) for i in ids])
         return [f for f in found if f.agent_id == agent]
 
     async def history(self, agent_id: str, fact_id: str) -> list[FactRevision]:
@@ -145,9 +145,9 @@ class ConsoleMemory:
     async def owners(self, agent_id: str) -> Owners:
         """Users and sessions with memory of their own (a blob or a buffer), sorted."""
         agent = self.agent(agent_id)
-        store = self._store
-        keys = [b.key for b in await store.list_consolidated(agent)]
-        keys += [r.key for r in await store.list_reflections(agent, None, False)]
+        buffers = self._stores.buffers
+        keys = [b.key for b in await buffers.list_consolidated(agent)]
+        keys += [r.key for r in await buffers.list_reflections(agent, None, False)]
         users = {k.user_id for k in keys if k.user_id is not None}
         sessions = {k.session_id for k in keys if k.session_id is not None}
         return Owners(sorted(users), sorted(sessions))
@@ -155,11 +155,11 @@ class ConsoleMemory:
     async def sessions_of(self, agent_id: str, user_id: str) -> list[SessionState]:
         agent = self.agent(agent_id)
         user = UserId(check_id(user_id, "user_id"))
-        return await self._store.sessions_of_user(agent, user)
+        return await self._stores.sessions.sessions_of_user(agent, user)
 
     async def session(self, agent_id: str, session_id: str) -> SessionState | None:
         agent = self.agent(agent_id)
-        return await self._store.get_session(agent, SessionId(check_id(session_id)))
+        return await self._stores.sessions.get_session(agent, SessionId(check_id(session_id)))
 
     # What the agent sees -----------------------------------------------------------
 

@@ -45,7 +45,7 @@ from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactRanking, FactStore
 
 
 def derived_fact_id(source: SourcedFact, scopes: ActiveScopes) -> FactId:
@@ -61,7 +61,8 @@ def derived_fact_id(source: SourcedFact, scopes: ActiveScopes) -> FactId:
 
 @dataclass
 class FactWriter:
-    store: FactStore
+    facts: FactStore
+    ranking: FactRanking
     embedder: Embedder
     models: ModelRouter
     clock: Clock
@@ -115,17 +116,17 @@ class FactWriter:
         """Store what is new, update or retire what it supersedes; return what was done."""
         if not planned.kept:
             return WriteOutcome()
-        return await PlanExecutor(self.store, self.embedder, self.clock, scopes).execute(planned)
+        return await PlanExecutor(self.facts, self.embedder, self.clock, scopes).execute(planned)
 
     async def _not_known(
         self, extracted: Sequence[SourcedFact], scopes: ActiveScopes, report: FormationReport
     ) -> list[SourcedFact]:
         """Drop exact duplicates of stored facts, and facts these messages already formed."""
         ids = [derived_fact_id(s, scopes) for s in extracted]
-        formed = {f.id for f in await self.store.get_facts(ids)}
+        formed = {f.id for f in await self.facts.get_facts(ids)}
         fresh = [s for s, i in zip(extracted, ids, strict=True) if i not in formed]
         hashes = {s.fact.hash for s in fresh}  # only these are looked up, whatever the store holds
-        known = await self.store.known_hashes(scopes.agent_id, scopes.user_id, hashes)
+        known = await self.facts.known_hashes(scopes.agent_id, scopes.user_id, hashes)
         kept_facts, dropped = drop_exact_duplicates([s.fact for s in fresh], known)
         report.exact_duplicates = len(dropped) + len(extracted) - len(fresh)
         first = {(s.fact.scope, s.fact.hash): s for s in reversed(fresh)}
@@ -143,12 +144,12 @@ class FactWriter:
             floor = (await self.calibrations.current()).dedup_floor
         rankings = await asyncio.gather(
             *(
-                self.store.semantic_ranking(v, scopes.visibility, limit, space=space)
+                self.ranking.semantic_ranking(v, scopes.visibility, limit, space=space)
                 for v in vectors
             )
         )
         ids = [r.id for ranking in rankings for r in ranking]
-        facts = await visible_facts(self.store, ids, scopes.visibility)
+        facts = await visible_facts(self.facts, ids, scopes.visibility)
         candidates = [
             select_candidates(
                 [

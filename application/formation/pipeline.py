@@ -39,7 +39,7 @@ from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 
 
 class Trigger(StrEnum):
@@ -50,7 +50,7 @@ class Trigger(StrEnum):
 
 @dataclass
 class Formation:
-    store: MemoryStore
+    stores: Stores
     embedder: Embedder
     models: ModelRouter
     clock: Clock
@@ -79,14 +79,14 @@ class Formation:
         self, agent_id: AgentId, session_id: SessionId, trigger: Trigger
     ) -> Claim | None:
         s = self.settings.formation
-        state = await self.store.get_session(agent_id, session_id)
+        state = await self.stores.sessions.get_session(agent_id, session_id)
         if state is None:
             return None
         if trigger is Trigger.DUE and not formation_due(
             state.pending_messages, state.pending_tokens, s
         ):
             return None
-        return await self.store.claim_messages(
+        return await self.stores.sessions.claim_messages(
             state.agent_id,
             state.session_id,
             claim_id=uuid.uuid4().hex,
@@ -99,7 +99,7 @@ class Formation:
     async def _release(self, claim: Claim) -> None:
         # The claim expires on its own if this fails; never hide the first error.
         with contextlib.suppress(Exception):
-            await self.store.release_claim(claim)
+            await self.stores.sessions.release_claim(claim)
 
     async def _form(self, claim: Claim, trigger: Trigger) -> FormationReport:
         started = time.perf_counter()
@@ -109,7 +109,13 @@ class Formation:
         scopes = state.profile.scopes(self.settings.enabled)
         role = state.profile.reflection_role
         writer = FactWriter(
-            self.store, self.embedder, self.models, self.clock, self.settings, self.calibrations
+            self.stores.facts,
+            self.stores.ranking,
+            self.embedder,
+            self.models,
+            self.clock,
+            self.settings,
+            self.calibrations,
         )
         saved = resume.saved_plan(claim)
         # An interrupted formation's plan is finished before anything else is decided.
@@ -120,11 +126,11 @@ class Formation:
         reflections = await self._reflections(claim, scopes, role, formed + planned.texts(), report)
         # Every read and model call is done: only writes remain, so a model or read failure
         # can never leave a formation half written, and a failed write is finished by a retry.
-        await resume.save(self.store, claim, planned, covered, scopes)
+        await resume.save(self.stores.sessions, claim, planned, covered, scopes)
         async with timed(report.stage_seconds, "fact_writes"):
             (await writer.write(planned, scopes)).into(report)
         async with timed(report.stage_seconds, "buffer"):
-            await self.store.complete_claim(claim, reflections, self.clock.now())
+            await self.stores.sessions.complete_claim(claim, reflections, self.clock.now())
         async with timed(report.stage_seconds, "consolidation"):
             report.consolidations = await self.consolidator.consolidate_all(
                 scopes.keys(), role, force=trigger is Trigger.END
@@ -168,8 +174,8 @@ class Formation:
             return []
         keys = scopes.keys()
         async with timed(report.stage_seconds, "reflection_extraction"):
-            blobs = await self.store.get_consolidated(keys)
-            buffered = await self.store.unabsorbed(keys)
+            blobs = await self.stores.buffers.get_consolidated(keys)
+            buffered = await self.stores.buffers.unabsorbed(keys)
             notes = await extract_reflections(
                 self.models,
                 role,

@@ -45,7 +45,7 @@ async def resume(
     A worker whose embedder is not the store's is refused here, before the plan could be
     lost: it would otherwise find nothing new to embed and complete the claim.
     """
-    await require_space(writer.store, writer.embedder)
+    await require_space(writer.facts, writer.embedder)
     report.resumed_plan = True
     planned = await writer.with_vectors(saved.planned(scopes), report)
     async with timed(report.stage_seconds, "fact_writes"):
@@ -54,7 +54,7 @@ async def resume(
 
 
 async def save(
-    store: SessionStore,
+    sessions: SessionStore,
     claim: Claim,
     planned: PlannedFacts,
     covered: Sequence[MessageId],
@@ -65,4 +65,4 @@ async def save(
         return
     every = tuple(dict.fromkeys([*covered, *(m.id for m in claim.messages)]))
     journal = FormationJournal.of(planned, every, scopes)
-    await store.save_plan(claim, journal.model_dump_json())
+    await sessions.save_plan(claim, journal.model_dump_json())

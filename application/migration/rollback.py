@@ -21,7 +21,7 @@ from eden_memory.domain.ids import FactId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import FACT_SCOPES, ScopeKey
 from eden_memory.ports.migration import RunJournal
-from eden_memory.ports.stores import FactQuery, MemoryStore
+from eden_memory.ports.stores import BufferStore, FactQuery, FactStore, Stores
 
 
 @dataclass
@@ -44,7 +44,7 @@ class RollbackReport:
 
 
 async def rollback_v1(
-    store: MemoryStore, journal: RunJournal, run_id: str, now: datetime
+    stores: Stores, journal: RunJournal, run_id: str, now: datetime
 ) -> RollbackReport:
     if await journal.header(run_id) is None:
         raise NotFoundError(f"no migration run {run_id!r} in the journal")
@@ -59,30 +59,32 @@ async def rollback_v1(
     facts = [FactId(str(e["id"])) for e in entries if e.get("type") == "fact"]
     reflections = [ReflectionId(str(e["id"])) for e in entries if e.get("type") == "reflection"]
     blobs = [e for e in entries if e.get("type") == "blob"]
-    await _facts(store, facts, report)
-    await _reflections(store, reflections, report)
+    await _facts(stores.facts, facts, report)
+    await _reflections(stores.buffers, reflections, report)
     for entry in reversed(blobs):
-        await _blob(store, entry, report)
+        await _blob(stores, entry, report)
     await journal.mark_rolled_back(run_id, {**report.as_dict(), "rolled_back_at": now.isoformat()})
     return report
 
 
-async def _facts(store: MemoryStore, ids: list[FactId], report: RollbackReport) -> None:
+async def _facts(facts: FactStore, ids: list[FactId], report: RollbackReport) -> None:
     removable: list[FactId] = []
-    for fact in await store.get_facts(list(dict.fromkeys(ids))):
+    for fact in await facts.get_facts(list(dict.fromkeys(ids))):
         if fact.version > 1:
             # A formation merged newer knowledge into it: removing it would lose that.
             report.left.append(f"fact {fact.id}: updated since the migration; kept")
         else:
             removable.append(fact.id)
     if removable:
-        report.facts_removed = await store.delete_facts(removable)
+        report.facts_removed = await facts.delete_facts(removable)
 
 
-async def _reflections(store: MemoryStore, ids: list[ReflectionId], report: RollbackReport) -> None:
+async def _reflections(
+    buffers: BufferStore, ids: list[ReflectionId], report: RollbackReport
+) -> None:
     removable: list[ReflectionId] = []
     for reflection_id in dict.fromkeys(ids):
-        found = await store.get_reflection(reflection_id)
+        found = await buffers.get_reflection(reflection_id)
         if found is None:
             continue
         if found.absorbed:
@@ -92,12 +94,12 @@ async def _reflections(store: MemoryStore, ids: list[ReflectionId], report: Roll
         else:
             removable.append(reflection_id)
     if removable:
-        report.reflections_removed = await store.delete_reflections(removable)
+        report.reflections_removed = await buffers.delete_reflections(removable)
 
 
-async def _blob(store: MemoryStore, entry: dict[str, Any], report: RollbackReport) -> None:
+async def _blob(stores: Stores, entry: dict[str, Any], report: RollbackReport) -> None:
     key = key_from(entry["key"])
-    current = (await store.get_consolidated([key])).get(key)
+    current = (await stores.buffers.get_consolidated([key])).get(key)
     if current is None:
         return
     if (
@@ -109,26 +111,26 @@ async def _blob(store: MemoryStore, entry: dict[str, Any], report: RollbackRepor
     previous = entry.get("previous")
     if previous is not None:
         restored = ConsolidatedMemory.model_validate(previous)
-        if await store.replace_consolidated(restored, expected_version=current.version):
+        if await stores.buffers.replace_consolidated(restored, expected_version=current.version):
             report.blobs_restored += 1
         return
-    if await _holds_nothing_else(store, key):
+    if await _holds_nothing_else(stores, key):
         # The run created the key's only record: removing the key removes just the blob.
-        await store.delete_scope(key)
+        await stores.revisions.delete_scope(key)
         report.blobs_restored += 1
         return
     # No port removes a single blob; an empty version-0 blob renders and counts as none.
     empty = ConsolidatedMemory.empty(key, current.word_limit)
-    if await store.replace_consolidated(empty, expected_version=current.version):
+    if await stores.buffers.replace_consolidated(empty, expected_version=current.version):
         report.blobs_restored += 1
         report.left.append(f"blob {key.as_text()}: emptied (the scope holds other records)")
 
 
-async def _holds_nothing_else(store: MemoryStore, key: ScopeKey) -> bool:
-    if await store.list_reflections(key.agent_id, key, include_absorbed=True):
+async def _holds_nothing_else(stores: Stores, key: ScopeKey) -> bool:
+    if await stores.buffers.list_reflections(key.agent_id, key, include_absorbed=True):
         return False
     if key.scope in FACT_SCOPES:
         query = FactQuery(key.agent_id, scope=key.scope, user_id=key.user_id, status=None, limit=1)
-        if await store.list_facts(query):
+        if await stores.facts.list_facts(query):
             return False
     return True

@@ -35,7 +35,7 @@ from eden_memory.ports.migration import (
     V1Doc,
     V1Source,
 )
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 
 
 def job_fingerprint(source: V1Source, options: MigrationOptions) -> str:
@@ -49,7 +49,7 @@ def new_run_id(now: datetime) -> str:
 
 async def migrate_v1(
     source: V1Source,
-    store: MemoryStore,
+    stores: Stores,
     embedder: Embedder,
     journal: RunJournal | None,
     options: MigrationOptions,
@@ -63,7 +63,7 @@ async def migrate_v1(
     ``on_agent(done, total)`` is told after each agent is migrated (progress).
     """
     limits = word_limits or ConsolidationSettings().word_limits
-    await require_space(store, embedder)  # another model than the store's: refused up front
+    await require_space(stores.facts, embedder)  # another model than the store's: refused up front
     run_id: str | None = None
     resumed = False
     owned: set[str] = set()
@@ -88,7 +88,7 @@ async def migrate_v1(
         else:
             owned = _owned(await journal.entries(run_id))
     report = MigrationReport(run_id=run_id, dry_run=options.dry_run, resumed=resumed)
-    writer = Writer(store, embedder, journal, run_id, report, options.fact_batch_size, owned)
+    writer = Writer(stores, embedder, journal, run_id, report, options.fact_batch_size, owned)
     if options.agent_id is None:
         agents = await source.agent_ids()
     else:

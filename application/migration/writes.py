@@ -26,7 +26,7 @@ from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.migration import AGENTS, SESSIONS, USERS, RunJournal
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 
 T = TypeVar("T")
 REFLECTION_BATCH = 500
@@ -56,7 +56,7 @@ def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
 
 @dataclass
 class Writer:
-    store: MemoryStore
+    stores: Stores
     embedder: Embedder
     journal: RunJournal | None
     run_id: str | None
@@ -101,9 +101,11 @@ class Writer:
         if not plan.facts:
             return
         agent = plan.agent_id
-        existing = {f.id for f in await self.store.get_facts([p.fact.id for p in plan.facts])}
+        existing = {
+            f.id for f in await self.stores.facts.get_facts([p.fact.id for p in plan.facts])
+        }
         hashes = {p.fact.content_hash for p in plan.facts}
-        known = await self.store.known_hashes(plan.fact_agent, None, hashes)
+        known = await self.stores.facts.known_hashes(plan.fact_agent, None, hashes)
         pending: list[PlannedFact] = []
         for planned in plan.facts:
             fact = planned.fact
@@ -121,7 +123,7 @@ class Writer:
             if not self.dry_run:
                 await self._record([{"type": "fact", "id": p.fact.id} for p in batch])
                 vectors = (await self.embedder.embed([p.fact.content for p in batch])).vectors
-                stored = await self.store.add_facts([p.fact for p in batch], vectors)
+                stored = await self.stores.facts.add_facts([p.fact for p in batch], vectors)
             else:
                 stored = [p.fact for p in batch]
             for planned, kept in zip(batch, stored, strict=True):
@@ -151,7 +153,9 @@ class Writer:
         if not plan.reflections:
             return
         agent = plan.agent_id
-        stored = await self.store.list_reflections(plan.fact_agent, None, include_absorbed=True)
+        stored = await self.stores.buffers.list_reflections(
+            plan.fact_agent, None, include_absorbed=True
+        )
         existing = {r.id for r in stored}
         pending = []
         for planned in plan.reflections:
@@ -162,7 +166,7 @@ class Writer:
         for batch in chunks(pending, REFLECTION_BATCH):
             if not self.dry_run:
                 await self._record([{"type": "reflection", "id": p.reflection.id} for p in batch])
-                await self.store.add_reflections([p.reflection for p in batch])
+                await self.stores.buffers.add_reflections([p.reflection for p in batch])
             for planned in batch:
                 r = planned.reflection
                 self.report.tally(agent, planned.kind).written += 1
@@ -171,7 +175,7 @@ class Writer:
     async def _blobs(self, plan: AgentPlan) -> None:
         if not plan.blobs:
             return
-        current = await self.store.get_consolidated([b.key for b in plan.blobs])
+        current = await self.stores.buffers.get_consolidated([b.key for b in plan.blobs])
         for planned in plan.blobs:
             await self._blob(planned, current.get(planned.key))
 
@@ -206,7 +210,7 @@ class Writer:
                     }
                 ]
             )
-            if not await self.store.replace_consolidated(memory, expected_version=before):
+            if not await self.stores.buffers.replace_consolidated(memory, expected_version=before):
                 tally.skipped += n
                 reason = "the target blob changed during the migration; not overwritten"
                 for v1_id in planned.sources:

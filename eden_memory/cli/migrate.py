@@ -98,7 +98,7 @@ def migrate_v1_command(
 
                 report = await migrate_v1(
                     source,
-                    memory.admin.store,
+                    memory.admin.stores,
                     memory.admin.embedder,
                     journal,
                     options,
@@ -161,7 +161,7 @@ def rollback_v1_command(
     async def work() -> dict[str, Any]:
         async with open_memory(config) as memory:
             journal = JsonFileJournal(state_dir)
-            done = await rollback_v1(memory.admin.store, journal, run_id, datetime.now(UTC))
+            done = await rollback_v1(memory.admin.stores, journal, run_id, datetime.now(UTC))
             return done.as_dict()
 
     summary = asyncio.run(work())

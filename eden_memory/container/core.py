@@ -53,12 +53,12 @@ class Container(containers.DeclarativeContainer):
     # One semaphore for every role's LLM: a local server answers one request at a time.
     llm_limit = providers.Singleton(llm_builders.llm_limit, config)
 
-    memory_store = providers.Singleton(store_builders.memory_store)
-    embedded_store = providers.Resource(store_builders.embedded_store, config)
+    memory_stores = providers.Singleton(store_builders.memory_stores)
+    embedded_stores = providers.Resource(store_builders.embedded_stores, config)
     mongo_client = providers.Resource(store_builders.mongo_client, config)
-    mongo_store = providers.Singleton(store_builders.mongo_store, mongo_client, config)
-    store = providers.Selector(
-        config.provided.store, embedded=embedded_store, memory=memory_store, mongo=mongo_store
+    mongo_stores = providers.Singleton(store_builders.mongo_stores, mongo_client, config)
+    stores = providers.Selector(
+        config.provided.store, embedded=embedded_stores, memory=memory_stores, mongo=mongo_stores
     )
 
     openai_embedder = providers.Resource(embedder_builders.openai_embedder, config)
@@ -110,7 +110,7 @@ class Container(containers.DeclarativeContainer):
 
     service = providers.Singleton(
         MemoryService,
-        store=store,
+        stores=stores,
         embedder=embedder,
         llm=llms,
         clock=clock,

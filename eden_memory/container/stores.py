@@ -1,4 +1,5 @@
-"""The store adapters as container resources: opened on first use, closed at shutdown.
+"""The store adapters as container resources, each built as a ``Stores`` (the store by
+concern): opened on first use, closed at shutdown.
 
 Each builder imports its adapter only when that store is selected, so the MongoDB driver
 is never loaded for an embedded store and a missing extra fails with its name.
@@ -11,20 +12,20 @@ from typing import TYPE_CHECKING, Any
 
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.domain.errors import ConfigurationError, MissingExtraError
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 
 if TYPE_CHECKING:
     from eden_memory.adapters.stores.mongo import MongoStoreOptions
 
 
-def memory_store() -> MemoryStore:
+def memory_stores() -> Stores:
     """The in-memory store: nothing persists, nothing to close (tests, experiments)."""
-    from eden_memory.adapters.stores.memory import InMemoryStore
+    from eden_memory.adapters.stores.memory import memory_stores as stores
 
-    return InMemoryStore()
+    return stores()
 
 
-async def embedded_store(config: EdenMemoryConfig) -> AsyncIterator[MemoryStore]:
+async def embedded_stores(config: EdenMemoryConfig) -> AsyncIterator[Stores]:
     """The SQLite file at ``store_path``, open for the container's lifetime."""
     try:
         from eden_memory.adapters.stores.sqlite import SqliteStore
@@ -32,7 +33,7 @@ async def embedded_store(config: EdenMemoryConfig) -> AsyncIterator[MemoryStore]
         raise MissingExtraError("The embedded store", "embedded", error.name or "numpy") from error
     store = await SqliteStore.open(config.store_path)
     try:
-        yield store
+        yield Stores.of(store)
     finally:
         await store.close()
 
@@ -78,8 +79,8 @@ def mongo_options(config: EdenMemoryConfig) -> MongoStoreOptions:
     )
 
 
-def mongo_store(client: Any, config: EdenMemoryConfig) -> MemoryStore:
-    """A ``MongoStore`` on ``mongodb_database`` of the container's client."""
+def mongo_stores(client: Any, config: EdenMemoryConfig) -> Stores:
+    """The MongoDB store on ``mongodb_database`` of the container's client."""
     from eden_memory.adapters.stores.mongo import MongoStore
 
-    return MongoStore(client[config.mongodb_database], mongo_options(config))
+    return Stores.of(MongoStore(client[config.mongodb_database], mongo_options(config)))

@@ -65,16 +65,16 @@ async def seed_sample(service: MemoryService) -> None:
     await service.admin.add_facts(
         [{**other, "agent_id": OTHER_AGENT, "formed_at": service.clock.now(), "id": "f-orion"}]
     )
-    store, now = service.admin.store, service.clock.now()
-    [old] = await store.get_facts([FactId("f-city")])
+    stores, now = service.admin.stores, service.clock.now()
+    [old] = await stores.facts.get_facts([FactId("f-city")])
     moved = old.retired(now - timedelta(hours=5), "contradicted", FactId("f-city-new"))
-    await store.update_fact(moved, None, old.version)
+    await stores.facts.update_fact(moved, None, old.version)
     agent, user, session = (
         ScopeKey.agent(AGENT),
         ScopeKey.user(AGENT, ALICE),
         ScopeKey.session(AGENT, SESSION),
     )
-    await store.add_reflections(
+    await stores.buffers.add_reflections(
         [
             _reflection(agent, "r-agent-1", "Users like short answers with one example", 6, now),
             _reflection(user, "r-alice-1", "Alice prefers replies in Portuguese", 4, now),

@@ -17,6 +17,7 @@ from eden_memory.demo.lookup_model import LookupModel
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.llm import LLMRequest
+from eden_memory.ports.stores import Stores
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -58,7 +59,7 @@ def make_world(
     the_store = store or InMemoryStore()
     scripted = ScriptedLLM(story or Story())
     embedder = KeywordEmbedder()
-    memory = MemoryService(the_store, embedder, llm or scripted, clock, settings)
+    memory = MemoryService(Stores.of(the_store), embedder, llm or scripted, clock, settings)
     return World(memory, the_store, scripted, embedder, clock, llm or scripted)
 
 

@@ -19,6 +19,7 @@ from eden_memory.domain.errors import EdenMemoryError, EmbeddingSpaceError
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope
 from eden_memory.domain.settings import DedupSettings, MemorySettings
+from eden_memory.ports.stores import Stores
 from eden_memory.testing import KeywordEmbedder
 from tests.application.story import START, World, make_world
 from tests.application.test_story import STORY
@@ -54,7 +55,7 @@ async def _formed() -> World:
 def _other(world: World, settings: MemorySettings | None = None) -> MemoryService:
     """A service over the same store whose embedder has another model, same dimension."""
     embedder = KeywordEmbedder(dimension=world.embedder.space.dimension, model=OTHER)
-    return MemoryService(world.store, embedder, world.llm, world.clock, settings)
+    return MemoryService(Stores.of(world.store), embedder, world.llm, world.clock, settings)
 
 
 def _calls(memory: MemoryService) -> int:

@@ -19,7 +19,7 @@ import pytest
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import EmbeddingSpaceError
 from eden_memory.domain.models import FactStatus
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import MemoryStore, Stores
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 from tests.application.faults import (
     FaultPlan,
@@ -74,7 +74,7 @@ async def prepared(store: MemoryStore, plan: FaultPlan, judge: Story) -> World:
     scripted = ScriptedLLM(judge)
     embedder = KeywordEmbedder()
     memory = MemoryService(
-        cast(MemoryStore, FaultyStore(store, plan)),
+        Stores.of(cast(MemoryStore, FaultyStore(store, plan))),
         FaultyEmbedder(embedder, plan),
         FaultyLLM(scripted, plan),
         cast(FakeClock, FaultyClock(clock, plan)),
@@ -239,7 +239,7 @@ async def interrupted(make_store: StoreMaker) -> tuple[World, FaultPlan]:
 
 
 def another_service(world: World, embedder: KeywordEmbedder) -> MemoryService:
-    return MemoryService(world.store, embedder, ScriptedLLM(JUDGE), world.clock, EAGER)
+    return MemoryService(Stores.of(world.store), embedder, ScriptedLLM(JUDGE), world.clock, EAGER)
 
 
 async def budgets(world: World) -> dict[str, str]:

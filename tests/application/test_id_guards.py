@@ -21,7 +21,7 @@ from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError, NotFoundError
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import MemoryStore, Stores
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 from tests.application.story import START
 
@@ -65,7 +65,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 def _service(store: Watched) -> MemoryService:
     llm = ScriptedLLM([])
-    return MemoryService(store, KeywordEmbedder(), llm, FakeClock(START))
+    return MemoryService(Stores.of(store), KeywordEmbedder(), llm, FakeClock(START))
 
 
 async def _export(memory: MemoryService, agent: Any) -> None:

@@ -12,6 +12,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope
 from eden_memory.domain.text import MAX_LINE_CHARS
+from eden_memory.ports.stores import Stores
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -20,7 +21,11 @@ SAID = NOW - timedelta(days=30)
 
 def _service() -> tuple[MemoryService, InMemoryStore, KeywordEmbedder]:
     store, embedder = InMemoryStore(), KeywordEmbedder()
-    return MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW)), store, embedder
+    return (
+        MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW)),
+        store,
+        embedder,
+    )
 
 
 def _item(content: str, **extra: Any) -> dict[str, Any]:

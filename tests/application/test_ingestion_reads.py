@@ -14,7 +14,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
-from eden_memory.ports.stores import FactQuery
+from eden_memory.ports.stores import FactQuery, Stores
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -58,7 +58,7 @@ def _item(content: str) -> dict[str, Any]:
 
 async def _reads_of_adding(stored: int) -> tuple[int, ReadCountingStore]:
     store = ReadCountingStore()
-    memory = MemoryService(store, KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW))
+    memory = MemoryService(Stores.of(store), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW))
     await memory.admin.add_facts([_item(f"Stored fact number {i}") for i in range(stored)])
     store.entries_read = 0
     report = await memory.admin.add_facts(

@@ -6,6 +6,7 @@ import asyncio
 
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.ports.stores import Stores
 from tests.application.story import make_world
 from tests.application.test_story import STORY
 
@@ -22,7 +23,10 @@ async def test_cold_sessions_are_formed_once_even_by_several_workers() -> None:
     world.clock.advance(minutes=9)
     assert await world.memory.process_cold_sessions() == []  # not quiet long enough yet
     world.clock.advance(minutes=2)
-    workers = [MemoryService(world.store, world.embedder, world.llm, world.clock) for _ in range(4)]
+    workers = [
+        MemoryService(Stores.of(world.store), world.embedder, world.llm, world.clock)
+        for _ in range(4)
+    ]
     reports = await asyncio.gather(*(w.process_cold_sessions() for w in workers))
     formed = sorted(r.session_id for batch in reports for r in batch)
     assert formed == [f"s{n}" for n in range(6)]

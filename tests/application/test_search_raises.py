@@ -22,7 +22,7 @@ from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import MemoryStore, Stores
 
 NOW = datetime(2026, 4, 1, 12, tzinfo=UTC)
 
@@ -50,7 +50,9 @@ async def _with(
     facts: Mapping[str, tuple[str | None, datetime]],
     settings: MemorySettings | None,
 ) -> MemoryService:
-    memory = MemoryService(store, KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings)
+    memory = MemoryService(
+        Stores.of(store), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings
+    )
     items = [
         FactInput(
             content=text,

@@ -30,7 +30,7 @@ async def test_every_selectable_combination_builds(
 ) -> None:
     container = Container(config=settings(store=store, embedder=embedder, llm_provider=llm))
     async with running(container) as memory:
-        assert isinstance(memory.admin.store, STORES[store])
+        assert isinstance(memory.admin.stores.facts, STORES[store])
         assert memory.admin.embedder.space.model == EMBEDDERS[embedder]
         assert container.openai_llm.initialized == (llm == "openai")
         assert container.gemini_llm.initialized == (llm == "gemini")

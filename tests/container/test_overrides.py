@@ -18,6 +18,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.factory import open_memory
+from eden_memory.ports.stores import Stores
 from eden_memory.testing import ScriptedLLM
 from tests.container.conftest import Settings
 
@@ -52,7 +53,7 @@ async def test_ports_given_to_open_memory_do_the_work(settings: Settings) -> Non
     async with open_memory(config, llm=llm, store=store, embedder=embedder) as memory:
         await tell_and_end(memory)
         assert await facts_in(memory) == ["Alice's order is 4417."]
-        assert memory.admin.store is store
+        assert memory.admin.stores.facts is store
     assert llm.calls_for("fact_extraction")
     assert embedder.calls > 0
 
@@ -88,15 +89,15 @@ async def test_a_host_overrides_a_provider_of_the_container(settings: Settings) 
     store, llm = InMemoryStore(), scripted()
     container = Container(config=settings(store="embedded"))
     with (
-        container.store.override(providers.Object(store)),
+        container.stores.override(providers.Object(Stores.of(store))),
         container.llms.override(providers.Object({role: llm for role in ModelRole})),
     ):
         async with running(container) as memory:
             await tell_and_end(memory)
-            assert memory.admin.store is store
+            assert memory.admin.stores.facts is store
     async with running(container) as memory:
         # The overrides are gone: the configured (empty) embedded store is back.
-        assert isinstance(memory.admin.store, SqliteStore)
+        assert isinstance(memory.admin.stores.facts, SqliteStore)
         assert await facts_in(memory) == []
 
 
@@ -128,7 +129,7 @@ async def test_a_path_given_as_the_store_is_the_embedded_store_there(
     path = tmp_path / "x.db"
     where = str(path) if as_text else path
     async with open_memory(settings(store="memory"), llm=scripted(), store=where) as memory:
-        assert isinstance(memory.admin.store, SqliteStore)
+        assert isinstance(memory.admin.stores.facts, SqliteStore)
         await tell_and_end(memory)
     async with open_memory(settings(), llm=scripted(), store=where) as memory:
         assert await facts_in(memory) == ["Alice's order is 4417."]
@@ -136,6 +137,7 @@ async def test_a_path_given_as_the_store_is_the_embedded_store_there(
 
 
 async def test_something_else_given_as_the_store_is_a_clear_error(settings: Settings) -> None:
-    with pytest.raises(ConfigurationError, match="store must be a MemoryStore or the path"):
+    refused = "store must be a Stores, a MemoryStore or the path"
+    with pytest.raises(ConfigurationError, match=refused):
         async with open_memory(settings(), store=42):  # type: ignore[arg-type]
             pass

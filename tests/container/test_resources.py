@@ -15,7 +15,7 @@ from eden_memory.adapters.stores.mongo import MongoStore
 from eden_memory.container import Container, running
 from eden_memory.container.running import resolved
 from eden_memory.domain.errors import ProviderAuthError
-from eden_memory.factory import open_store
+from eden_memory.factory import open_stores
 from eden_memory.ports.llm import LLMRequest
 from tests.container.conftest import Settings
 from tests.unit.adapters.mongo import wire_server
@@ -100,21 +100,22 @@ async def test_a_container_runs_again_after_shutdown(settings: Settings, tmp_pat
         pass
     async with running(container) as second:
         assert second is not first
-        assert second.admin.store is not first.admin.store
+        assert second.admin.stores.facts is not first.admin.stores.facts
         await second.admin.stats("agent")
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="needs /proc")
 async def test_open_store_closes_the_store_it_opened(settings: Settings, tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    async with open_store(settings(store="embedded", store_path=path)) as store:
-        assert await store.embedding_space() is None  # a fresh store, open
+    async with open_stores(settings(store="embedded", store_path=path)) as stores:
+        assert await stores.facts.embedding_space() is None  # a fresh store, open
         assert open_files(path) > 0
     assert open_files(path) == 0
 
 
 async def test_open_store_closes_the_mongo_client(settings: Settings, mongo_uri: str) -> None:
-    async with open_store(settings(store="mongo", mongodb_uri=mongo_uri)) as store:
+    async with open_stores(settings(store="mongo", mongodb_uri=mongo_uri)) as stores:
+        store = stores.facts
         assert isinstance(store, MongoStore)
         assert await store.embedding_space() is None
         client: Any = store.ctx.driver.database.client

@@ -19,6 +19,7 @@ from eden_memory.application.calibration import measure
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.calibration import RECORDED
 from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.ports.stores import Stores
 from tests.application.story import Story, make_world
 
 
@@ -46,7 +47,7 @@ async def three_facts(model: Any, tmp_path: Path) -> AsyncIterator[tuple[MemoryS
     """The embedded default as a new user meets it: a store file, the offline model."""
     store = await SqliteStore.open(tmp_path / "memory.db")
     world = make_world(Story(facts=THREE_FACTS))
-    memory = MemoryService(store, LocalEmbedder(model), world.llm, world.clock)
+    memory = MemoryService(Stores.of(store), LocalEmbedder(model), world.llm, world.clock)
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     await memory.record_messages(conv, world.messages(*THREE_FACTS))
     await memory.end_session(conv)  # forms even fewer messages than a formation needs

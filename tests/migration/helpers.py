@@ -13,7 +13,7 @@ from eden_memory.application.migration import (
     migrate_v1,
 )
 from eden_memory.domain.ids import AgentId
-from eden_memory.ports.stores import FactQuery, MemoryStore
+from eden_memory.ports.stores import FactQuery, MemoryStore, Stores
 from eden_memory.testing import KeywordEmbedder
 from tests.migration.v1_data import AGENT_A_ID, AGENT_B_ID, NOW
 
@@ -28,7 +28,7 @@ async def run(
 ) -> MigrationReport:
     journal = JsonFileJournal(state)
     return await migrate_v1(
-        source, store, KeywordEmbedder(), journal, MigrationOptions(**options), NOW
+        source, Stores.of(store), KeywordEmbedder(), journal, MigrationOptions(**options), NOW
     )
 
 

@@ -12,6 +12,7 @@ from eden_memory.application.migration import Kind, agent_profiles, rollback_v1
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.ports.stores import Stores
 from eden_memory.testing import InMemoryStore, KeywordEmbedder
 from tests.migration.helpers import run, snapshot
 from tests.migration.v1_data import (
@@ -147,7 +148,7 @@ async def test_crash_then_resume(source: MongoV1Source, tmp_path: Path, method: 
     assert await snapshot(store) == await snapshot(clean)
     assert resumed.balanced()
     # The resumed run owns what the crashed attempt wrote: its rollback removes everything.
-    await rollback_v1(store, journal, resumed.run_id or "", NOW)
+    await rollback_v1(Stores.of(store), journal, resumed.run_id or "", NOW)
     assert await snapshot(store) == await snapshot(InMemoryStore())
 
 
@@ -243,18 +244,18 @@ async def test_rollback_restores_the_target(source: MongoV1Source, tmp_path: Pat
     assert "already has a different consolidated memory" in why[str(oid(0x301))]
     assert await snapshot(store) != before
     journal = JsonFileJournal(tmp_path)
-    undone = await rollback_v1(store, journal, report.run_id or "", NOW)
+    undone = await rollback_v1(Stores.of(store), journal, report.run_id or "", NOW)
     assert undone.facts_removed == 4
     assert undone.left == []
     assert await snapshot(store) == before
     # Migrated again after the rollback: the same ids come back, owned by the new run.
     rerun = await run(source, store, tmp_path, active_session_episodes=True)
     migrated = await snapshot(store)
-    again = await rollback_v1(store, journal, report.run_id or "", NOW)
+    again = await rollback_v1(Stores.of(store), journal, report.run_id or "", NOW)
     assert again.facts_removed == 0
     assert again.left[0].startswith("already rolled back")
     assert await snapshot(store) == migrated
-    await rollback_v1(store, journal, rerun.run_id or "", NOW)
+    await rollback_v1(Stores.of(store), journal, rerun.run_id or "", NOW)
     assert await snapshot(store) == before
 
 
@@ -267,7 +268,9 @@ async def test_rollback_keeps_what_changed_since(source: MongoV1Source, tmp_path
     facts = await _facts(store, A)
     updated = facts[0].revised("Merged with newer knowledge.", NOW, space=facts[0].embedding_space)
     await store.update_fact(updated, None, expected_version=1)
-    undone = await rollback_v1(store, JsonFileJournal(tmp_path), report.run_id or "", NOW)
+    undone = await rollback_v1(
+        Stores.of(store), JsonFileJournal(tmp_path), report.run_id or "", NOW
+    )
     assert any("changed since the migration" in line for line in undone.left)
     assert any("updated since the migration" in line for line in undone.left)
     assert (await store.get_consolidated([key]))[key].content == "Consolidated since."

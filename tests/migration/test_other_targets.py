@@ -20,7 +20,7 @@ from eden_memory.adapters.stores.mongo import MongoStore
 from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.migration import Kind, rollback_v1
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import MemoryStore, Stores
 from tests.migration.helpers import run, snapshot
 from tests.migration.v1_data import AGENT_A_ID, NOW, USER_1_ID, load
 
@@ -51,5 +51,7 @@ async def test_cycle(target: MemoryStore, tmp_path: Path) -> None:
     second = await run(source, target, tmp_path / "runs", active_session_episodes=True)
     assert second.writes == []
     assert await snapshot(target) == after
-    await rollback_v1(target, JsonFileJournal(tmp_path / "runs"), first.run_id or "", NOW)
+    await rollback_v1(
+        Stores.of(target), JsonFileJournal(tmp_path / "runs"), first.run_id or "", NOW
+    )
     assert await snapshot(target) == empty

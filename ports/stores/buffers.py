@@ -1,0 +1,70 @@
+"""The reflection buffers and the consolidated blobs they are absorbed into."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+from eden_memory.domain.ids import AgentId, ReflectionId
+from eden_memory.domain.models import ConsolidatedMemory, Reflection
+from eden_memory.domain.scopes import ScopeKey
+
+
+class BufferStore(Protocol):
+    """Reflections and blobs. An adapter must keep an id once, keep absorbed reflections
+    unchangeable, list oldest first, and make ``commit_consolidation`` one compare-and-set
+    with the marking of what it absorbed, so of two workers exactly one wins (contract:
+    ``reflections``)."""
+
+    async def add_reflections(self, reflections: Sequence[Reflection]) -> None:
+        """Store reflections as given; adding an id that exists already changes nothing."""
+        ...
+
+    async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None: ...
+
+    async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
+        """The buffers of these keys, oldest first."""
+        ...
+
+    async def list_reflections(
+        self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
+    ) -> list[Reflection]:
+        """One agent's reflections (of one key if given), oldest first."""
+        ...
+
+    async def update_reflection(self, reflection: Reflection) -> Reflection:
+        """Replace an unabsorbed reflection; ``ConflictError`` once it is absorbed."""
+        ...
+
+    async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
+        """Remove unabsorbed reflections; absorbed ones are part of a blob and stay."""
+        ...
+
+    async def get_consolidated(
+        self, keys: Sequence[ScopeKey]
+    ) -> dict[ScopeKey, ConsolidatedMemory]:
+        """The blobs that exist for these keys."""
+        ...
+
+    async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]: ...
+
+    async def commit_consolidation(
+        self,
+        memory: ConsolidatedMemory,
+        expected_version: int,
+        absorbed: Sequence[ReflectionId],
+        now: datetime,
+    ) -> bool:
+        """Compare-and-set: store ``memory`` iff the stored version is ``expected_version``
+        (0 when none exists), then mark exactly ``absorbed`` as absorbed into its version.
+
+        Returns False, changing nothing, when another worker consolidated first.
+        """
+        ...
+
+    async def replace_consolidated(
+        self, memory: ConsolidatedMemory, expected_version: int | None
+    ) -> bool:
+        """Store a blob as given; with ``expected_version``, only if the version still matches."""
+        ...

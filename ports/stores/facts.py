@@ -1,0 +1,126 @@
+"""Facts and their vectors: what formation, ingestion, management and re-embedding write."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.models import Fact, FactStatus
+from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
+
+Vector = Sequence[float]
+
+
+@dataclass(frozen=True)
+class ListingPosition:
+    """Where a listing stopped: the ``formed_at`` and id of the last fact it returned."""
+
+    formed_at: datetime
+    id: FactId
+
+    @classmethod
+    def after(cls, fact: Fact) -> ListingPosition:
+        return cls(fact.formed_at, fact.id)
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    """A management listing: one agent's facts, optionally narrowed; newest ``formed_at``
+    first, then by id.
+
+    ``after`` continues a listing past a position (keyset paging): a page then costs the
+    same however deep it is, where ``offset`` makes the store skip every earlier fact.
+    Export and re-embedding page this way. ``offset`` counts from ``after`` when both are set.
+    """
+
+    agent_id: AgentId
+    scope: Scope | None = None
+    user_id: UserId | None = None
+    status: FactStatus | None = FactStatus.ACTIVE
+    limit: int = 100
+    offset: int = 0
+    after: ListingPosition | None = None
+
+
+class FactStore(Protocol):
+    """Facts with their vectors. An adapter must: never hold two active facts with the same
+    scope key and content hash (even under concurrent writers); treat a write of a stored id as
+    done; refuse vectors of another space than its own; compare versions on update; count an
+    access atomically. Checked by ``tests/contract/store``'s ``facts`` and ``fact_changes``."""
+
+    async def embedding_space(self) -> EmbeddingSpace | None:
+        """The space of the stored vectors, or None while the store holds none (an emptied
+        store forgets its space)."""
+        ...
+
+    async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
+        """Store facts as given, each with its vector; return what is stored for each input.
+
+        An *active* fact whose scope key and content hash match an active stored fact is not
+        stored again: the stored one is returned in its place (exact duplicates never exist,
+        even under concurrent writers). A fact whose id is already stored is not stored again
+        either (a retried write is harmless): the stored one is returned. Vectors of another
+        space than the store's raise ``EmbeddingSpaceError``; the first insert into an empty
+        store sets its space.
+        """
+        ...
+
+    async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
+        """The facts with these ids, in the given order; unknown ids are left out."""
+        ...
+
+    async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]: ...
+
+    async def known_hashes(
+        self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
+    ) -> set[tuple[Scope, str]]:
+        """(scope, content hash) of this agent's active agent facts, plus the active user facts
+        of ``user_id`` when it is given.
+
+        With ``among``, only the hashes in it: writers pass the hashes of the batch they are
+        about to add, so the lookup costs what the batch holds, not what the store holds.
+        """
+        ...
+
+    async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
+        """Replace a fact (and its vector, if given) iff its stored version is ``expected_version``.
+
+        Raises ``NotFoundError`` for an unknown id, ``ConflictError`` when the version moved or
+        when the change would make an active exact duplicate. A new vector belongs to the space
+        the fact names (``embedding_model``, ``embedding_dim``): another space than the store's
+        raises ``EmbeddingSpaceError``, as in ``add_facts``; the store's own moves a fact that a
+        re-embedding has not reached yet. Without a vector, the stored vector and the embedding
+        fields that describe it stay as they are. Returns the fact as stored.
+        """
+        ...
+
+    async def list_facts(self, query: FactQuery) -> list[Fact]: ...
+
+    async def count_facts(self, key: ScopeKey) -> int:
+        """Active facts of one scope key."""
+        ...
+
+    async def recent_facts(
+        self, visibility: FactVisibility, since: datetime, limit: int
+    ) -> list[Fact]:
+        """Active visible facts formed at or after ``since``, newest first, at most ``limit``."""
+        ...
+
+    async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:
+        """Add one to each fact's ``access_count`` (atomically) and set ``last_accessed_at``."""
+        ...
+
+    async def delete_facts(self, ids: Sequence[FactId]) -> int:
+        """Remove facts physically (management only); returns how many existed."""
+        ...
+
+    async def reembed_facts(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
+        """Give these facts vectors of ``space``, which becomes the store's space from now on.
+
+        Facts not yet moved leave semantic search until they are, so spaces never mix.
+        """
+        ...
