@@ -16,12 +16,11 @@ word limit when a host wants one.
 from __future__ import annotations
 
 import asyncio
-import secrets
+import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -31,17 +30,19 @@ from eden_memory.application.ingestion_writes import (
     Pending,
     Rejected,
 )
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
+from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
 from eden_memory.domain.models import Fact
-from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.domain.text import single_line
+from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
+from eden_memory.domain.text import content_hash, single_line
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactStore
 
 DEFAULT_BATCH_SIZE = 256
 MAX_BATCH_SIZE = 2048
+T = TypeVar("T")
 # Validating an item takes ~0.1 ms: the event loop gets a turn every few milliseconds.
 _YIELD_EVERY = 32
 
@@ -61,25 +62,61 @@ class FactInput(BaseModel):
     id: str | None = Field(default=None, description="The host's id (default: a new one).")
 
 
-def _fact(item: FactInput, now: datetime, embedder: Embedder, max_words: int | None) -> Fact:
-    content = single_line(item.content, max_words=max_words, what="fact")
-    space = embedder.space
-    return Fact(
-        id=FactId(item.id or secrets.token_hex(16)),
+def build_fact(
+    item: FactInput, content: str, now: datetime, space: EmbeddingSpace, new_id: Callable[[], str]
+) -> Fact:
+    """The fact of a validated item, built without validating it a second time.
+
+    ``Fact(...)`` would check every field again (~45% of an ingestion's own time, profiled);
+    the item's types are checked already, so only what ``Fact`` adds is checked here, with
+    the domain's own functions: the id, the scope and its owner, a time zone, the hash.
+    ``test_ingestion_facts`` holds this equal to ``Fact``'s validation, value or refusal.
+    ``content``: the item's, cleaned by ``single_line``; ``now``: in UTC."""
+    fact_id = new_id() if item.id is None else check_id(item.id, "fact id")
+    if item.scope not in FACT_SCOPES:
+        raise InvalidInputError("facts are user- or agent-scoped, never session-scoped")
+    agent, user = AgentId(item.agent_id), _optional(UserId, item.user_id)
+    ScopeKey(item.scope, agent, user)  # checks the ids and that a user fact names its user
+    return Fact.model_construct(
+        id=FactId(fact_id),
         content=content,
+        content_hash=content_hash(content),
         scope=item.scope,
-        agent_id=AgentId(item.agent_id),
-        user_id=UserId(item.user_id) if item.user_id is not None else None,
-        source_session_id=(
-            SessionId(item.source_session_id) if item.source_session_id is not None else None
-        ),
+        agent_id=agent,
+        user_id=user,
+        source_session_id=_optional(SessionId, item.source_session_id),
         source_message_ids=tuple(MessageId(m) for m in item.source_message_ids),
-        formed_at=item.formed_at,
+        formed_at=in_utc(item.formed_at),
         created_at=now,
         updated_at=now,
         embedding_model=space.model,
         embedding_dim=space.dimension,
     )
+
+
+def _optional(kind: Callable[[str], T], value: str | None) -> T | None:
+    return None if value is None else kind(value)
+
+
+def in_utc(moment: datetime) -> datetime:
+    """As ``UtcTime`` has it: an aware time, in UTC."""
+    if moment.tzinfo is None:
+        raise InvalidInputError("formed_at: times must be timezone-aware")
+    return moment.astimezone(UTC)
+
+
+class RandomIds:
+    """New fact ids: 128 random bits as hex, drawn from the system 512 at a time (a system
+    call per id was ~3% of an ingestion, profiled)."""
+
+    def __init__(self) -> None:
+        self._pool = b""
+
+    def __call__(self) -> str:
+        if not self._pool:
+            self._pool = os.urandom(16 * 512)
+        drawn, self._pool = self._pool[:16], self._pool[16:]
+        return drawn.hex()
 
 
 def _reason(error: Exception) -> str:
@@ -123,17 +160,20 @@ async def ingest_facts(
     return report
 
 
-@dataclass(frozen=True)
 class _Maker:
-    now: datetime
-    embedder: Embedder
-    max_words: int | None
+    """Validates items into facts: one pydantic validation each (``FactInput``)."""
+
+    def __init__(self, now: datetime, embedder: Embedder, max_words: int | None) -> None:
+        self._now = in_utc(now)
+        self._space = embedder.space
+        self._max_words = max_words
+        self._ids = RandomIds()
 
     def pending(self, index: int, raw: FactInput | Mapping[str, Any]) -> Pending:
         item = raw if isinstance(raw, FactInput) else FactInput.model_validate(raw)
-        return Pending(
-            index, _fact(item, self.now, self.embedder, self.max_words), item.id is not None
-        )
+        content = single_line(item.content, max_words=self._max_words, what="fact")
+        fact = build_fact(item, content, self._now, self._space, self._ids)
+        return Pending(index, fact, named=item.id is not None)
 
 
 async def _validate_and_send(
@@ -150,7 +190,7 @@ async def _validate_and_send(
     seen: set[tuple[ScopeKey, str]] = set()
     index = -1
     for index, raw in enumerate(items):
-        if index % _YIELD_EVERY == 0:
+        if index and index % _YIELD_EVERY == 0:
             await asyncio.sleep(0)  # the batch in flight moves on (and the host's loop)
         try:
             item = maker.pending(index, raw)

@@ -92,8 +92,14 @@ class BatchWriter:
         await self._lookups([])
 
     def abandon(self) -> None:
-        if self._in_flight is not None:
-            self._in_flight.cancel()
+        """The call failed: stop waiting for the batch in flight (its own error, if it has
+        one, is not the one the caller gets)."""
+        task, self._in_flight = self._in_flight, None
+        if task is None:
+            return
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved, so asyncio does not report it as lost
+        task.cancel()
 
     async def _write(self, batch: list[Pending]) -> set[str]:
         """Write ``batch`` but for duplicates of stored facts and taken ids; returns the ids

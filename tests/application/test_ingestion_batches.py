@@ -16,7 +16,7 @@ import pytest
 
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.errors import EmbeddingSpaceError
+from eden_memory.domain.errors import EmbeddingSpaceError, StoreError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
@@ -116,3 +116,21 @@ async def test_another_space_is_refused_before_embedding_even_with_nothing_to_wr
     with pytest.raises(EmbeddingSpaceError):
         await _service(store).admin.add_facts([_item("Alice has a cat")])
     assert store.calls.count("add_facts") == 1
+
+
+class FailingSecondWrite(CallRecordingStore):
+    async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
+        if self.calls.count("add_facts") == 1:
+            self.calls.append("add_facts")
+            raise StoreError("the disk is full")
+        return await super().add_facts(facts, vectors)
+
+
+async def test_a_failed_write_fails_the_call_and_earlier_batches_stay_stored() -> None:
+    store = FailingSecondWrite()
+    items = [_item(f"Fact number {i}") for i in range(30)]
+    with pytest.raises(StoreError, match="disk is full"):
+        await _service(store).admin.add_facts(items, batch_size=10)
+    held = await store.known_hashes(AgentId("nova"), UserId("alice"))
+    assert len(held) == 10
+    assert store.calls.count("add_facts") == 2  # nothing written after the failure
