@@ -72,7 +72,7 @@ def build_fact(
     the domain's own functions: the id, the scope and its owner, a time zone, the hash.
     ``test_ingestion_facts`` holds this equal to ``Fact``'s validation, value or refusal.
     ``content``: the item's, cleaned by ``single_line``; ``now``: in UTC."""
-    fact_id = new_id() if item.id is None else check_id(item.id, "fact id")
+    fact_id = check_id(item.id, "fact id") if item.id else new_id()  # "" as None: a new id
     if item.scope not in FACT_SCOPES:
         raise InvalidInputError("facts are user- or agent-scoped, never session-scoped")
     agent, user = AgentId(item.agent_id), _optional(UserId, item.user_id)
@@ -173,7 +173,7 @@ class _Maker:
         item = raw if isinstance(raw, FactInput) else FactInput.model_validate(raw)
         content = single_line(item.content, max_words=self._max_words, what="fact")
         fact = build_fact(item, content, self._now, self._space, self._ids)
-        return Pending(index, fact, named=item.id is not None)
+        return Pending(index, fact, named=bool(item.id))
 
 
 async def _validate_and_send(

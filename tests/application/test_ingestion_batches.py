@@ -20,7 +20,7 @@ from eden_memory.domain.errors import EmbeddingSpaceError, StoreError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
-from eden_memory.ports.stores import Vector
+from eden_memory.ports.stores import Stores, Vector
 from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -66,7 +66,9 @@ def _item(content: str, **extra: Any) -> dict[str, Any]:
 
 
 def _service(store: InMemoryStore, dimension: int = 256) -> MemoryService:
-    return MemoryService(store, KeywordEmbedder(dimension), ScriptedLLM([]), FakeClock(NOW))
+    return MemoryService(
+        Stores.of(store), KeywordEmbedder(dimension), ScriptedLLM([]), FakeClock(NOW)
+    )
 
 
 async def test_one_new_fact_costs_one_round_of_reads_and_one_write() -> None:
