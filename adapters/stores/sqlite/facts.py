@@ -7,7 +7,13 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from eden_memory.adapters.stores.sqlite.codec import finite, placeholders, to_us, vector_blob
+from eden_memory.adapters.stores.sqlite.codec import (
+    KeyCols,
+    finite,
+    placeholders,
+    to_us,
+    vector_blob,
+)
 from eden_memory.adapters.stores.sqlite.fact_rows import (
     INSERT_FACT,
     active_duplicate,
@@ -15,7 +21,6 @@ from eden_memory.adapters.stores.sqlite.fact_rows import (
     fetch_fact,
     index_added,
     index_keywords,
-    insert_fact,
     insert_params,
     last_pk,
     rewrite_fact,
@@ -45,11 +50,12 @@ def add_facts(
     rows = finite(vectors)  # one conversion for the batch (all of one dimension), not per row
     with writing(conn) as changes:
         admit_space(conn, space)
+        changes.space = space  # admitted: the store's
         after = last_pk(conn)
         if _add_all(conn, changes, facts, rows):
             index_added(conn, after, facts)
             return list(facts)
-        stored = [_add_one(conn, changes, f, v) for f, v in zip(facts, rows, strict=True)]
+        stored = [_add_one(conn, changes, f, rows[i : i + 1]) for i, f in enumerate(facts)]
         index_keywords(conn, after)
         return stored
 
@@ -70,19 +76,35 @@ def _add_all(
         conn.execute("RELEASE add_all")
         return False
     conn.execute("RELEASE add_all")
-    for key in {fact_key(f) for f in facts}:
-        changes.facts(key)
+    for key, at in _by_partition(facts).items():
+        _inserted(changes, key, [facts[i] for i in at], rows[at])
     return True
 
 
-def _add_one(conn: sqlite3.Connection, changes: Changes, fact: Fact, vector: Vector) -> Fact:
+def _by_partition(facts: Sequence[Fact]) -> dict[KeyCols, list[int]]:
+    out: dict[KeyCols, list[int]] = {}
+    for i, fact in enumerate(facts):
+        out.setdefault(fact_key(fact), []).append(i)
+    return out
+
+
+def _inserted(changes: Changes, key: KeyCols, facts: Sequence[Fact], rows: Matrix) -> None:
+    """Tell ``changes`` what was inserted: active facts with their rows (the vector file
+    appends them as they are); any other fact as a change to read back."""
+    if all(f.is_active for f in facts):
+        changes.added(key, [f.id for f in facts], rows)
+    else:
+        changes.facts(key)
+
+
+def _add_one(conn: sqlite3.Connection, changes: Changes, fact: Fact, row: Matrix) -> Fact:
     """Store one fact unless its id, or (for an active fact) its content, is already held.
 
     The insert itself detects both (primary key, partial unique index), so a new fact costs
     one statement; only a refused one is looked up.
     """
-    if insert_fact(conn, fact, vector, changes.seq):
-        changes.facts(fact_key(fact))
+    if conn.execute(INSERT_FACT, insert_params(fact, row.tobytes(), changes.seq)).rowcount:
+        _inserted(changes, fact_key(fact), [fact], row)
         return fact
     stored = fetch_fact(conn, fact.id) or active_duplicate(conn, fact)
     if stored is None:

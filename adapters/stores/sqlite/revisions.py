@@ -22,7 +22,9 @@ from contextlib import contextmanager
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
 from eden_memory.adapters.stores.sqlite.connection import transaction, vector_folder
-from eden_memory.adapters.stores.sqlite.vector_files import follow
+from eden_memory.adapters.stores.sqlite.partition import Matrix
+from eden_memory.adapters.stores.sqlite.vector_files import Added, follow
+from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.scopes import ScopeKey
 
 # Write transactions whose tombstones are kept. A vector index that has not synced a
@@ -38,7 +40,10 @@ class Changes:
         self._seq: int | None = None
         self._keys: set[KeyCols] = set()
         self._fact_keys: set[KeyCols] = set()
+        self._added: dict[KeyCols, Added] = {}  # active facts inserted, with their rows
+        self._rewritten: set[KeyCols] = set()  # partitions changed otherwise
         self._tombstoned = False
+        self.space: EmbeddingSpace | None = None  # the store's, when the write read it
 
     @property
     def seq(self) -> int:
@@ -56,6 +61,16 @@ class Changes:
 
     def facts(self, key: KeyCols) -> int:
         """A fact of ``key`` changed; returns the stamp to write on its row."""
+        self._rewritten.add(key)
+        return self._touch(key)
+
+    def added(self, key: KeyCols, ids: list[str], rows: Matrix) -> int:
+        """Active facts ``ids`` were inserted into ``key`` with these float32 ``rows``: the
+        partition's file appends them from here, without reading them back."""
+        self._added.setdefault(key, Added()).extend(ids, rows)
+        return self._touch(key)
+
+    def _touch(self, key: KeyCols) -> int:
         self._keys.add(key)
         self._fact_keys.add(key)
         return self.seq
@@ -83,7 +98,8 @@ class Changes:
             folder = vector_folder(self._conn)
             if folder is not None:
                 touched = {key: before.get(key, 0) for key in self._fact_keys}
-                follow(self._conn, folder, touched, fact_seq)
+                added = {k: v for k, v in self._added.items() if k not in self._rewritten}
+                follow(self._conn, folder, touched, fact_seq, added, self.space)
         self._conn.executemany(
             "INSERT INTO scope_state (agent_id, scope, owner, revision, fact_seq) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (agent_id, scope, owner) DO UPDATE SET "

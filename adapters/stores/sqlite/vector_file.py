@@ -66,7 +66,7 @@ class Log:
     ids: list[str]
     rows: Rows
     written: int  # rows in the file, including those replaced or removed since
-    positions: dict[str, int] | None = None  # each id's row in ``rows``, when known
+    chunks: int = 0  # entries in the log: each costs a few system calls to read
 
 
 def header(layout: Layout) -> bytes:
@@ -105,8 +105,8 @@ def read_log(path: Path, layout: Layout, valid_bytes: int, written: int) -> Log:
 def _replay(f: FileIO, layout: Layout, remaining: int, written: int) -> Log:
     buffer: Rows = np.empty((written, layout.dim), dtype=layout.dtype)
     order: list[str] = []  # ids of the buffer's rows, in file order
-    live: dict[str, int] = {}
-    seq, at = 0, 0
+    removals: list[tuple[int, list[str]]] = []  # (rows before the chunk, ids it removed)
+    seq, at, chunks = 0, 0, 0
     while remaining > 0:
         raw = _exactly(f, _CHUNK.size)
         magic, seq, n_removed, n_written, n_bytes, crc = _CHUNK.unpack(raw)
@@ -118,18 +118,37 @@ def _replay(f: FileIO, layout: Layout, remaining: int, written: int) -> Log:
         if zlib.crc32(raw_bytes(rows), zlib.crc32(names)) != crc:
             raise DamagedFile("a chunk's checksum does not match")
         listed = names.decode().split(_SEP) if n_bytes else []
-        for fact_id in listed[:n_removed]:
-            live.pop(fact_id, None)
+        if n_removed:
+            removals.append((at, listed[:n_removed]))
         order.extend(listed[n_removed:])
-        live.update(zip(listed[n_removed:], range(at, at + n_written), strict=True))
         at += n_written
+        chunks += 1
         remaining -= _CHUNK.size + n_bytes + rows.nbytes
-    if remaining != 0 or at != written:
+    if remaining != 0 or at != written or len(order) != written:
         raise DamagedFile("the chunks do not end where the file's row says")
-    if len(live) == written:  # nothing replaced or removed: the buffer is the partition
-        return Log(seq, order, buffer, written, live)
-    keep = np.fromiter(sorted(live.values()), dtype=np.int64, count=len(live))
-    return Log(seq, [order[i] for i in keep.tolist()], buffer[keep], written)
+    if not removals and len(set(order)) == written:  # every row is live: no dict per row
+        return Log(seq, order, buffer, written, chunks)
+    keep = live_rows(order, removals)
+    return Log(seq, [order[i] for i in keep.tolist()], buffer[keep], written, chunks)
+
+
+def live_rows(order: list[str], removals: list[tuple[int, list[str]]]) -> npt.NDArray[np.int64]:
+    """The rows still live after replaying writes and removals in file order: an id's last
+    row, unless a removal came after it."""
+    live: dict[str, int] = {}
+    pending = iter(removals)
+    upcoming = next(pending, None)
+    for row, fact_id in enumerate(order):
+        while upcoming is not None and upcoming[0] == row:
+            for gone in upcoming[1]:
+                live.pop(gone, None)
+            upcoming = next(pending, None)
+        live[fact_id] = row
+    while upcoming is not None:  # removals in chunks that wrote nothing after the last row
+        for gone in upcoming[1]:
+            live.pop(gone, None)
+        upcoming = next(pending, None)
+    return np.fromiter(sorted(live.values()), dtype=np.int64, count=len(live))
 
 
 def _exactly(f: FileIO, size: int) -> bytes:

@@ -7,7 +7,9 @@ its bytes are valid. So:
 
 * **a write** appends one chunk to each file of the partitions it touched (``follow``, run
   by ``revisions.Changes.flush`` inside the write transaction) and moves the row. A crash
-  before the commit leaves bytes past the valid length, which the next append overwrites;
+  before the commit leaves bytes past the valid length, which the next append overwrites.
+  A write that only inserted active facts into a partition whose file was current appends
+  the rows it holds (``Added``); any other change is read back from the rows;
 * **a search** loading a partition reads its file (``load``), then replays the rows and
   tombstones stamped after the file's stamp, as it does for any partition it holds. A file
   that is missing, torn, of another space, or older than the kept tombstones is ignored:
@@ -26,14 +28,14 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
 from eden_memory.adapters.stores.sqlite.connection import transaction
-from eden_memory.adapters.stores.sqlite.partition import Partition, Rows, unit_rows
+from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.adapters.stores.sqlite.vector_file import (
     HEADER_BYTES,
@@ -68,6 +70,23 @@ class FileRow:
     @property
     def layout(self) -> Layout:
         return Layout(self.token, self.dim, np.dtype(self.dtype).type)
+
+
+@dataclass
+class Added:
+    """Active facts a write inserted into one partition, with their float32 rows."""
+
+    ids: list[str] = field(default_factory=list)
+    parts: list[Matrix] = field(default_factory=list)
+
+    def extend(self, ids: list[str], rows: Matrix) -> None:
+        self.ids.extend(ids)
+        self.parts.append(rows)
+
+    def rows(self, dtype: str) -> Rows:
+        """Unit rows in the file's type, as ``_changes_since`` would read them back."""
+        joined = np.concatenate(self.parts) if len(self.parts) > 1 else self.parts[0].copy()
+        return unit_rows(joined).astype(np.dtype(dtype).type)
 
 
 @dataclass(frozen=True)
@@ -153,14 +172,21 @@ def adopt(conn: sqlite3.Connection, folder: VectorFolder, snap: Snapshot) -> boo
 
 
 def follow(
-    conn: sqlite3.Connection, folder: VectorFolder, before: Mapping[KeyCols, int], seq: int
+    conn: sqlite3.Connection,
+    folder: VectorFolder,
+    before: Mapping[KeyCols, int],
+    seq: int,
+    added: Mapping[KeyCols, Added] | None = None,
+    space: EmbeddingSpace | None = None,
 ) -> None:
     """Append this transaction's changes to the files of the partitions it touched.
 
     ``before``: each touched partition's stamp before the transaction (0: it never held a
-    fact, so its file starts now, empty, in this store's type). Call inside the transaction.
+    fact, so its file starts now, empty, in this store's type). ``added``: the partitions
+    this transaction only inserted active facts into, with those facts' rows. ``space``:
+    the store's, if the caller knows it. Call inside the transaction.
     """
-    space: EmbeddingSpace | None = None
+    added = added or {}
     for key, old_seq in before.items():
         rows = _rows_of(conn, key)
         if not rows and old_seq:
@@ -170,12 +196,16 @@ def follow(
             continue
         if old_seq == 0 and not any(r.dtype == folder.dtype_name for r in rows):
             rows.append(_create(conn, folder, key, space))
-        if not _holds_active(conn, key):  # emptied (a user erased): no vector stays behind
+        new = added.get(key)
+        if new is None and not _holds_active(conn, key):  # emptied: no vector stays behind
             for row in rows:
                 _drop(conn, folder, row)
             continue
         for row in rows:
-            _follow_one(conn, folder, row, space, (old_seq, seq))
+            if new is not None and row.seq == old_seq and _usable(conn, row, space, old_seq):
+                _follow_added(conn, folder, row, new, seq)
+            else:
+                _follow_one(conn, folder, row, space, (old_seq, seq))
 
 
 def _follow_one(
@@ -193,6 +223,18 @@ def _follow_one(
         _drop(conn, folder, row)
     else:
         _save(conn, caught)
+
+
+def _follow_added(
+    conn: sqlite3.Connection, folder: VectorFolder, row: FileRow, new: Added, seq: int
+) -> None:
+    """Append inserted facts to a file that was current before them: no read back."""
+    path = file_path(folder, row.key, row.dtype)
+    moved = _append(path, row, seq, ([], new.ids, new.rows(row.dtype)))
+    if moved is None:
+        _drop(conn, folder, row)
+    else:
+        _save(conn, moved)
 
 
 def _drop(conn: sqlite3.Connection, folder: VectorFolder, row: FileRow) -> None:
@@ -234,7 +276,15 @@ def _new_row(folder: VectorFolder, key: KeyCols, space: EmbeddingSpace, seq: int
 def _catch_up(conn: sqlite3.Connection, path: Path, row: FileRow, seq: int) -> FileRow | None:
     """Append what happened to the partition after ``row.seq`` up to ``seq``; the moved row,
     or None when the file cannot take it (missing, shorter than its row, unwritable ids)."""
-    removed, ids, rows = _changes_since(conn, row)
+    return _append(path, row, seq, _changes_since(conn, row))
+
+
+def _append(
+    path: Path, row: FileRow, seq: int, changes: tuple[list[str], list[str], Rows]
+) -> FileRow | None:
+    """Write ``changes`` (removed ids, written ids, their rows) as one chunk at the end of the
+    row's valid bytes; the moved row, or None when the file cannot take them."""
+    removed, ids, rows = changes
     if not writable_ids(removed) or not writable_ids(ids):
         return None
     pieces: list[Buffer] = chunk(seq, removed, ids, rows) if removed or ids else []

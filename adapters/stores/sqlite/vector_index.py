@@ -19,8 +19,8 @@ full reload. The index is used by one thread only (the store's searcher): it nee
 
 Loading a partition reads its vector file when it has a usable one (``vector_files``): the
 file's rows as of its stamp, then the changes after that stamp as above. A partition read
-from the fact rows instead, or whose file is mostly dead rows, is listed in ``unsaved``;
-``snapshots`` writes those to new files for the store's writer to adopt.
+from the fact rows instead, or whose file is mostly dead rows or many small log entries, is
+listed in ``unsaved``; ``snapshots`` writes those to new files for the store's writer to adopt.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ _LOAD_BLOCK = 4096
 # A file is rewritten once its dead rows (replaced or removed) outnumber its live ones by
 # this many: the dead rows cost a read each time the store opens.
 COMPACT_SLACK = 4096
+# ... or once it holds more log entries than this (a partition written one fact at a time
+# has one per write): each costs three system calls and a checksum call to open.
+COMPACT_CHUNKS = 1024
 
 
 class VectorIndex:
@@ -130,10 +133,10 @@ class VectorIndex:
         if row is None or log is None:
             self._unsaved[key] = None if row is None else row.token
             return _load(conn, key, space, seq, self.scan.dtype)
-        part = Partition(row.seq, log.ids, log.rows, log.positions)
+        part = Partition(row.seq, log.ids, log.rows)
         if row.seq != seq:
             _apply_changes(conn, key, space, part, seq)
-        if log.written > 2 * part.size + COMPACT_SLACK:
+        if log.written > 2 * part.size + COMPACT_SLACK or log.chunks > COMPACT_CHUNKS:
             self._unsaved[key] = row.token
         return part
 
