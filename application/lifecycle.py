@@ -58,7 +58,7 @@ class Lifecycle:
             return Recorded(None, False)
         pending = [PendingMessage(m, weighted_tokens([m], s.formation)) for m in messages]
         now = self.clock.now()
-        state = await self.sessions.record_messages(conversation.profile(s), pending, now)
+        state = await self.sessions.record_messages(conversation, pending, now)
         if not formation_due(state.pending_messages, state.pending_tokens, s.formation):
             return Recorded(state, False, len(pending))
         work = self.form(state.agent_id, state.session_id, Trigger.DUE)
@@ -82,7 +82,7 @@ class Lifecycle:
         With nothing left to form, the report (if any buffer was consolidated, or failed to
         be) has no messages and only the consolidations, so a failure is reported either way.
         """
-        ids = conversation.session
+        ids = conversation
         await self.sessions.end_session(ids.agent_id, ids.session_id, self.clock.now())
         report = await self.form(ids.agent_id, ids.session_id, Trigger.END)
         if report is not None:
@@ -111,8 +111,8 @@ class Lifecycle:
     async def _consolidate(
         self, conversation: Conversation, force: bool
     ) -> list[ConsolidationOutcome]:
-        scopes = conversation.scopes(self.settings)
-        role = conversation.reflection_role(self.settings)
+        scopes = conversation.scopes(self.settings.enabled)
+        role = conversation.reflection_role
         return await self.consolidator.consolidate_all(scopes.keys(), role, force=force)
 
     async def process_cold(

@@ -25,9 +25,10 @@ from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
-from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId, check_id_list
-from eden_memory.domain.model_choice import ModelRole
-from eden_memory.domain.scopes import AgentMemoryConfig, SessionIdentity
+from eden_memory.domain.ids import AgentId, FactId
+from eden_memory.domain.model_choice import ModelRole, reflection_role
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
@@ -111,8 +112,8 @@ class MemoryService:
 
         return keep
 
-    @staticmethod
     def conversation(
+        self,
         agent: AgentMemoryConfig | str,
         session_id: str,
         user_ids: Sequence[str] = (),
@@ -120,21 +121,23 @@ class MemoryService:
         tier: int = 0,
         preview: bool = False,
     ) -> Conversation:
-        """Describe a conversation: ``agent`` is a config or an id (both memories enabled)."""
+        """Describe a conversation: ``agent`` is a config or an id (both memories enabled).
+
+        A user at or above the premium tier, or ``preview``, gets the premium reflection
+        model; that is decided here, once, and kept with the session."""
         config = (
             agent if isinstance(agent, AgentMemoryConfig) else AgentMemoryConfig(AgentId(agent))
         )
-        users = check_id_list(user_ids, "user_ids", "user_id")
-        identity = SessionIdentity(
-            AgentId(config.agent_id), SessionId(session_id), tuple(UserId(u) for u in users)
+        role = reflection_role(tier, preview, self.settings.models)
+        return SessionProfile.of(
+            config, session_id, user_ids, premium=role is ModelRole.REFLECTION_PREMIUM
         )
-        return Conversation(config, identity, tier, preview)
 
     # The hot path ------------------------------------------------------------------
 
     async def get_context(self, conversation: Conversation, refresh: bool = False) -> MemoryContext:
         """The ``<MemoryContext>`` XML to put in the prompt (empty when there is nothing)."""
-        return await self._context.context(conversation.scopes(self.settings), refresh)
+        return await self._context.context(conversation.scopes(self.settings.enabled), refresh)
 
     async def search_facts(
         self,
@@ -147,14 +150,14 @@ class MemoryService:
         thresholds: bool = True,
     ) -> SearchResponse:
         """Hybrid search over the facts this conversation may see."""
-        scopes = conversation.scopes(self.settings)
+        scopes = conversation.scopes(self.settings.enabled)
         return await self._search.search(
             scopes, queries, top_k, debug=debug, mode=mode, thresholds=thresholds
         )
 
     def search_offered(self, conversation: Conversation) -> bool:
         """Whether to give the agent the ``search_facts`` tool in this conversation."""
-        return conversation.scopes(self.settings).search_offered
+        return conversation.scopes(self.settings.enabled).search_offered
 
     # Lifecycle ---------------------------------------------------------------------
 
@@ -178,8 +181,8 @@ class MemoryService:
 
     async def form_memories(self, conversation: Conversation) -> FormationReport | None:
         """Form pending messages now, if they are due (or at least ``min_messages`` when cold)."""
-        ids = conversation.session
-        return await self._lifecycle.form(ids.agent_id, ids.session_id, Trigger.COLD)
+        c = conversation
+        return await self._lifecycle.form(c.agent_id, c.session_id, Trigger.COLD)
 
     async def end_session(self, conversation: Conversation) -> FormationReport | None:
         """Form what is left and consolidate the session's buffers, whatever their size.

@@ -25,9 +25,10 @@ from benchmarks.locomo import AGENT, DEFAULT_DATA, eden_index
 from benchmarks.locomo_data import KS, Question, Sample, load, recall_at
 from eden_memory.adapters.embedders.local import LocalEmbedder
 from eden_memory.application.calibration import Calibrations
-from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
+from eden_memory.domain.ids import FactId, MessageId
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.ranking import Fusion, FusionRule, FusionWeights, Hit, fuse, single
-from eden_memory.domain.scopes import AgentMemoryConfig, SessionIdentity, resolve_scopes
+from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings
 
 DEPTH = 100
@@ -58,8 +59,8 @@ async def collect(
     out: list[Lists] = []
     settings = MemorySettings()
     for sample in samples:
-        identity = SessionIdentity(AgentId(AGENT), SessionId("fusion"), (UserId(sample.sample_id),))
-        scopes = resolve_scopes(settings.enabled, AgentMemoryConfig(AGENT), identity)
+        profile = SessionProfile.of(AgentMemoryConfig(AGENT), "fusion", [sample.sample_id])
+        scopes = profile.scopes(settings.enabled)
         for q in sample.questions:
             [vector] = (await embedder.embed([q.text])).vectors
             sem = await stores.ranking.semantic_ranking(

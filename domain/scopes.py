@@ -1,4 +1,4 @@
-"""Scopes, scope keys, which scopes a request may use, and who may see a fact.
+"""Scopes, scope keys, an agent's memory config, a request's scopes, and who may see a fact.
 
 These are the isolation rules of the library. Every store and every use case asks them;
 none re-implements them.
@@ -6,11 +6,11 @@ none re-implements them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id, check_id_list
+from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id
 
 
 class Scope(StrEnum):
@@ -101,29 +101,6 @@ class AgentMemoryConfig:
 
 
 @dataclass(frozen=True)
-class SessionIdentity:
-    """Who is in a conversation: the agent, the session, and its distinct human users."""
-
-    agent_id: AgentId
-    session_id: SessionId
-    user_ids: tuple[UserId, ...] = field(default=())
-
-    def __post_init__(self) -> None:
-        check_id(self.agent_id, "agent_id")
-        check_id(self.session_id, "session_id")
-        users = check_id_list(self.user_ids, "user_ids", "user_id")
-        object.__setattr__(self, "user_ids", tuple(UserId(u) for u in dict.fromkeys(users)))
-
-    @property
-    def is_group(self) -> bool:
-        return len(self.user_ids) > 1
-
-    @property
-    def sole_user(self) -> UserId | None:
-        return self.user_ids[0] if len(self.user_ids) == 1 else None
-
-
-@dataclass(frozen=True)
 class ActiveScopes:
     """The scopes one request may form, show and search, with the keys they resolve to."""
 
@@ -147,7 +124,7 @@ class ActiveScopes:
         if scope is Scope.AGENT:
             return ScopeKey.agent(self.agent_id)
         if scope is Scope.USER:
-            assert self.user_id is not None  # guaranteed by resolve_scopes
+            assert self.user_id is not None  # guaranteed by SessionProfile.scopes
             return ScopeKey.user(self.agent_id, self.user_id)
         return ScopeKey.session(self.agent_id, self.session_id)
 
@@ -158,29 +135,6 @@ class ActiveScopes:
     @property
     def visibility(self) -> FactVisibility:
         return FactVisibility(self.agent_id, self.user_id, self.fact_scopes)
-
-
-def resolve_scopes(
-    memory_enabled: bool, agent: AgentMemoryConfig, session: SessionIdentity
-) -> ActiveScopes:
-    """Which scopes are active: session always (while memory is on), user only for a sole user."""
-    if agent.agent_id != session.agent_id:
-        raise InvalidInputError(
-            f"agent config is for {agent.agent_id!r}, "
-            f"but the session belongs to {session.agent_id!r}"
-        )
-    scopes: set[Scope] = set()
-    user_id: UserId | None = None
-    if memory_enabled:
-        scopes.add(Scope.SESSION)
-        if agent.agent_memory_enabled:
-            scopes.add(Scope.AGENT)
-        if agent.user_memory_enabled and session.sole_user is not None:
-            scopes.add(Scope.USER)
-            user_id = session.sole_user
-    return ActiveScopes(
-        AgentId(session.agent_id), SessionId(session.session_id), user_id, frozenset(scopes)
-    )
 
 
 @dataclass(frozen=True)

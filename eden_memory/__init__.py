@@ -31,7 +31,8 @@ if TYPE_CHECKING:  # the real types for type checkers; loaded lazily at run time
     from eden_memory.application.service import MemoryService
     from eden_memory.config import EdenMemoryConfig
     from eden_memory.factory import open_memory
-from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey, SessionIdentity
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
 from eden_memory.domain.settings import MemorySettings
 
 __version__ = "0.1.0"
@@ -83,7 +84,7 @@ __all__ = [  # noqa: RUF022 - grouped: values, services, errors
     "ProviderTimeoutError",
     "Scope",
     "ScopeKey",
-    "SessionIdentity",
+    "SessionProfile",
     "StoreError",
     "StoreUnavailableError",
     "__version__",

@@ -15,7 +15,6 @@ from eden_memory.ports.stores import (
     MemoryStore,
     PendingMessage,
     RevisionStore,
-    SessionProfile,
     SessionStore,
     Stores,
 )
@@ -34,7 +33,6 @@ __all__ = [
     "MemoryStore",
     "PendingMessage",
     "RevisionStore",
-    "SessionProfile",
     "SessionStore",
     "Stores",
 ]

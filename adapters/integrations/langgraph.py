@@ -78,7 +78,7 @@ class GraphMemory:
 
     async def record(self, state: Any) -> dict[str, Any]:
         """A graph node: record the state's messages (again is harmless); changes no state."""
-        users = self.conversation.session.user_ids
+        users = self.conversation.user_ids
         turn = messages_of(state["messages"], users[0] if len(users) == 1 else None)
         if turn:
             await self.memory.record_messages(self.conversation, turn)

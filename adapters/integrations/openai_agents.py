@@ -73,7 +73,7 @@ class AgentsMemory:
         return (await handler.handle({"name": NAME, "arguments": arguments})).text
 
     def _author(self) -> str | None:
-        users = self.conversation.session.user_ids
+        users = self.conversation.user_ids
         return users[0] if len(users) == 1 else None
 
 

@@ -82,7 +82,7 @@ class EdenMemory(AbstractCapability[Any]):
         return (await handler.handle({"name": NAME, "args": arguments})).text
 
     def _author(self) -> str | None:
-        users = self.conversation.session.user_ids
+        users = self.conversation.user_ids
         return users[0] if len(users) == 1 else None
 
 

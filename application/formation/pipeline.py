@@ -34,7 +34,7 @@ from eden_memory.application.reports import FormationReport, Usage
 from eden_memory.domain.ids import AgentId, ReflectionId, SessionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
-from eden_memory.domain.scopes import ActiveScopes, resolve_scopes
+from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
 from eden_memory.ports.clock import Clock
@@ -106,8 +106,8 @@ class Formation:
         state = claim.session
         report = FormationReport(state.agent_id, state.session_id, trigger.value)
         report.messages = len(claim.messages)
-        scopes = resolve_scopes(self.settings.enabled, state.agent_config, state.identity)
-        role = ModelRole.REFLECTION_PREMIUM if state.premium else ModelRole.REFLECTION_FREE
+        scopes = state.profile.scopes(self.settings.enabled)
+        role = state.profile.reflection_role
         writer = FactWriter(
             self.stores.facts,
             self.stores.ranking,

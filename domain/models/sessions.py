@@ -9,7 +9,7 @@ from pydantic import Field
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.models.messages import Message
-from eden_memory.domain.scopes import AgentMemoryConfig, SessionIdentity
+from eden_memory.domain.profile import SessionProfile
 
 
 class SessionState(Record):
@@ -36,16 +36,16 @@ class SessionState(Record):
     claim_expires_at: UtcTime | None = None
 
     @property
-    def identity(self) -> SessionIdentity:
-        return SessionIdentity(self.agent_id, self.session_id, self.user_ids)
-
-    @property
-    def agent_config(self) -> AgentMemoryConfig:
-        return AgentMemoryConfig(
+    def profile(self) -> SessionProfile:
+        """The profile the session was last recorded with."""
+        return SessionProfile(
             self.agent_id,
+            self.session_id,
+            self.user_ids,
             user_memory_enabled=self.user_memory_enabled,
             agent_memory_enabled=self.agent_memory_enabled,
             memory_instructions=self.memory_instructions,
+            premium=self.premium,
         )
 
     def claim_active(self, now: datetime) -> bool:

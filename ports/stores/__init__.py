@@ -12,7 +12,7 @@ from eden_memory.ports.stores.bundle import MemoryStore, Stores
 from eden_memory.ports.stores.facts import FactQuery, FactStore, ListingPosition, Vector
 from eden_memory.ports.stores.ranking import FactRanking
 from eden_memory.ports.stores.revisions import RevisionStore
-from eden_memory.ports.stores.sessions import PendingMessage, SessionProfile, SessionStore
+from eden_memory.ports.stores.sessions import PendingMessage, SessionStore
 
 __all__ = [
     "BufferStore",
@@ -23,7 +23,6 @@ __all__ = [
     "MemoryStore",
     "PendingMessage",
     "RevisionStore",
-    "SessionProfile",
     "SessionStore",
     "Stores",
     "Vector",

@@ -9,19 +9,7 @@ from typing import Protocol
 
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Message, Reflection, SessionState
-
-
-@dataclass(frozen=True)
-class SessionProfile:
-    """How a session's memory must be formed; refreshed on every recorded turn."""
-
-    agent_id: AgentId
-    session_id: SessionId
-    user_ids: tuple[UserId, ...]
-    user_memory_enabled: bool
-    agent_memory_enabled: bool
-    memory_instructions: str
-    premium: bool
+from eden_memory.domain.profile import SessionProfile
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError, NotFoundError
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.ports.stores import Stores
-from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
 from tests.application.stores import STORES, stores_of_kind
 from tests.application.story import START
 
@@ -180,15 +180,15 @@ async def test_reembed_takes_a_list_of_agents_not_a_single_one(store: Watched, a
 @pytest.mark.parametrize("users", ["alice", b"alice", 7, [{"$ne": 1}]])
 def test_a_conversation_takes_a_list_of_users_not_a_single_one(users: Any) -> None:
     with pytest.raises(InvalidInputError, match="user_id"):
-        MemoryService.conversation("nova", "s1", users)
+        _service(Watched(memory_stores())).conversation("nova", "s1", users)
 
 
 @pytest.mark.parametrize("bad", BAD_IDS)
 def test_a_conversation_refuses_bad_agent_and_session_ids(bad: Any) -> None:
     with pytest.raises(InvalidInputError, match="agent_id"):
-        MemoryService.conversation(bad, "s1", ["alice"])
+        _service(Watched(memory_stores())).conversation(bad, "s1", ["alice"])
     with pytest.raises(InvalidInputError, match="session_id"):
-        MemoryService.conversation("nova", bad, ["alice"])
+        _service(Watched(memory_stores())).conversation("nova", bad, ["alice"])
 
 
 @pytest.mark.parametrize(

@@ -17,15 +17,12 @@ from eden_memory.domain.dedup import (
     RetireFact,
     UpdateFact,
 )
-from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
-from eden_memory.domain.scopes import AgentMemoryConfig, Scope, SessionIdentity, resolve_scopes
+from eden_memory.domain.ids import FactId, MessageId
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.domain.scopes import AgentMemoryConfig, Scope
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-SCOPES = resolve_scopes(
-    True,
-    AgentMemoryConfig("nova"),
-    SessionIdentity(AgentId("nova"), SessionId("s"), (UserId("alice"),)),
-)
+SCOPES = SessionProfile.of(AgentMemoryConfig("nova"), "s", ["alice"]).scopes(True)
 
 
 def test_a_plan_survives_saving_and_loading_except_what_writes_nothing() -> None:
@@ -76,30 +73,12 @@ def test_a_resumed_plan_leaves_out_what_the_conversation_no_longer_admits() -> N
         DedupPlan(operations, ()), kept, [FactId("f0"), FactId("f1")], [], {FactId("old-budget"): 1}
     )
     journal = FormationJournal.of(planned, (MessageId("m1"), MessageId("m2")), SCOPES)
-    group = resolve_scopes(
-        True,
-        AgentMemoryConfig("nova"),
-        SessionIdentity(
-            AgentId("nova"),
-            SessionId("s"),
-            (
-                UserId("alice"),
-                UserId("bob"),
-            ),
-        ),
-    )
+    group = SessionProfile.of(AgentMemoryConfig("nova"), "s", ["alice", "bob"]).scopes(True)
     assert journal.planned(group).plan.operations == operations[1:]
-    bob_alone = resolve_scopes(
-        True,
-        AgentMemoryConfig("nova"),
-        SessionIdentity(AgentId("nova"), SessionId("s"), (UserId("bob"),)),
-    )
+    bob_alone = SessionProfile.of(AgentMemoryConfig("nova"), "s", ["bob"]).scopes(True)
     assert journal.planned(bob_alone).plan.operations == operations[1:]
-    no_agent = resolve_scopes(
-        True,
-        AgentMemoryConfig("nova", agent_memory_enabled=False),
-        SessionIdentity(AgentId("nova"), SessionId("s"), (UserId("alice"),)),
-    )
+    agent_off = AgentMemoryConfig("nova", agent_memory_enabled=False)
+    no_agent = SessionProfile.of(agent_off, "s", ["alice"]).scopes(True)
     assert journal.planned(no_agent).plan.operations == operations[:1]
 
 

@@ -9,7 +9,8 @@ from eden_memory.adapters.stores.memory.state import StateHolder, StoredMessage,
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
-from eden_memory.ports.stores import PendingMessage, SessionProfile
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.ports.stores import PendingMessage
 
 
 class InMemorySessions(StateHolder):

@@ -19,7 +19,8 @@ from eden_memory.adapters.stores.mongo.codec import (
 )
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.domain.models import Message
-from eden_memory.ports.stores import PendingMessage, SessionProfile
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.ports.stores import PendingMessage
 
 MESSAGE_FIELDS = ("role", "text", "sent_at", "author_id", "author_name")
 

@@ -27,7 +27,8 @@ from eden_memory.adapters.stores.mongo.messages import (
 from eden_memory.domain.errors import InvalidInputError, StoreError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
-from eden_memory.ports.stores import PendingMessage, SessionProfile
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.ports.stores import PendingMessage
 
 MESSAGE_SHARD_KEY = ("agent_id", "session_id")  # see docs/atlas.md, "Sharding"
 LEAST_RECENT_FIRST = [("last_activity_at", 1), (f"{MICROS}.last_activity_at", 1), ("_id", 1)]

@@ -16,7 +16,8 @@ from typing import Any
 from eden_memory.adapters.stores.sqlite.codec import from_us, to_us
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.domain.models import SessionState
-from eden_memory.ports.stores import PendingMessage, SessionProfile
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.ports.stores import PendingMessage
 
 SESSION_COLUMNS = (
     "agent_id, session_id, profile, pending_messages, pending_tokens, last_activity_us, "

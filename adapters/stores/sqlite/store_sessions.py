@@ -9,7 +9,8 @@ from eden_memory.adapters.stores.sqlite import claims, sessions
 from eden_memory.adapters.stores.sqlite.base import StoreBase
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
-from eden_memory.ports.stores import PendingMessage, SessionProfile
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.ports.stores import PendingMessage
 
 
 class SessionMethods(StoreBase):

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 
 from eden_memory.domain.ids import SessionId
-from eden_memory.ports.stores import SessionProfile, SessionStore
+from eden_memory.domain.profile import SessionProfile
+from eden_memory.ports.stores import SessionStore
 from tests.contract.store.world import (
     S1,
     S2,

@@ -22,6 +22,7 @@ import pytest
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import Claim, Fact, FactStatus, Message, Reflection, Role
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores import (
     BufferStore,
@@ -29,7 +30,6 @@ from eden_memory.ports.stores import (
     FactStore,
     PendingMessage,
     RevisionStore,
-    SessionProfile,
     SessionStore,
     Stores,
 )

@@ -184,7 +184,7 @@ def test_a_message_is_bounded_and_has_a_valid_id() -> None:
         Message(id=MessageId("m 1"), role=Role.USER, text="hi", sent_at=T0)
 
 
-def test_a_session_state_gives_its_identity_config_and_claim() -> None:
+def test_a_session_state_gives_its_profile_and_claim() -> None:
     state = SessionState(
         agent_id=AgentId("a1"),
         session_id=SessionId("s1"),
@@ -192,9 +192,10 @@ def test_a_session_state_gives_its_identity_config_and_claim() -> None:
         agent_memory_enabled=False,
         claim_expires_at=T0,
     )
-    assert state.identity.is_group
-    assert state.agent_config.agent_memory_enabled is False
-    assert state.agent_config.user_memory_enabled is True
+    assert state.profile.is_group
+    assert state.profile.agent_memory_enabled is False
+    assert state.profile.user_memory_enabled is True
+    assert state.profile.scopes(True).scopes == {Scope.SESSION}  # a group, agent memory off
     assert state.claim_active(T0 - timedelta(seconds=1))
     assert not state.claim_active(T0)
     with pytest.raises(ValidationError):

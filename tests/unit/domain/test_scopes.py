@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import (
     FACT_SCOPES,
     HIERARCHY,
@@ -14,8 +15,6 @@ from eden_memory.domain.scopes import (
     FactVisibility,
     Scope,
     ScopeKey,
-    SessionIdentity,
-    resolve_scopes,
 )
 from tests.unit.domain.builders import PROPERTY
 
@@ -23,8 +22,8 @@ AGENTS = st.sampled_from(["a1", "a2"])
 USERS = st.sampled_from(["u1", "u2", "u3"])
 
 
-def identity(*users: str, agent: str = "a1") -> SessionIdentity:
-    return SessionIdentity(AgentId(agent), SessionId("s1"), tuple(UserId(u) for u in users))
+def profile(agent: AgentMemoryConfig, *users: str) -> SessionProfile:
+    return SessionProfile.of(agent, "s1", list(users))
 
 
 def config(agent: str = "a1", *, user: bool = True, agent_memory: bool = True) -> AgentMemoryConfig:
@@ -34,15 +33,15 @@ def config(agent: str = "a1", *, user: bool = True, agent_memory: bool = True) -
 
 
 @st.composite
-def requests(draw: st.DrawFn) -> tuple[bool, AgentMemoryConfig, SessionIdentity]:
+def requests(draw: st.DrawFn) -> tuple[bool, SessionProfile]:
     agent = draw(AGENTS)
     users = draw(st.lists(USERS, max_size=4))
     agent_config = config(agent, user=draw(st.booleans()), agent_memory=draw(st.booleans()))
-    return draw(st.booleans()), agent_config, identity(*users, agent=agent)
+    return draw(st.booleans()), profile(agent_config, *users)
 
 
 def test_a_sole_user_with_everything_enabled_gets_every_scope() -> None:
-    active = resolve_scopes(True, config(), identity("u1"))
+    active = profile(config(), "u1").scopes(True)
     assert active.scopes == {Scope.SESSION, Scope.USER, Scope.AGENT}
     assert active.user_id == "u1"
     assert active.keys() == (
@@ -54,49 +53,50 @@ def test_a_sole_user_with_everything_enabled_gets_every_scope() -> None:
 
 
 def test_a_group_session_has_no_user_scope() -> None:
-    active = resolve_scopes(True, config(), identity("u1", "u2"))
+    active = profile(config(), "u1", "u2").scopes(True)
     assert active.scopes == {Scope.SESSION, Scope.AGENT}
     assert active.user_id is None
 
 
 def test_the_same_user_twice_is_still_one_user() -> None:
-    session = identity("u1", "u1")
+    session = profile(config(), "u1", "u1")
     assert session.user_ids == ("u1",)
     assert not session.is_group
-    assert Scope.USER in resolve_scopes(True, config(), session).scopes
+    assert Scope.USER in session.scopes(True).scopes
 
 
 def test_a_session_without_users_has_no_user_scope() -> None:
-    assert resolve_scopes(True, config(), identity()).scopes == {Scope.SESSION, Scope.AGENT}
+    assert profile(config()).scopes(True).scopes == {Scope.SESSION, Scope.AGENT}
 
 
 def test_session_memory_is_formed_even_with_both_toggles_off() -> None:
-    active = resolve_scopes(True, config(user=False, agent_memory=False), identity("u1"))
+    active = profile(config(user=False, agent_memory=False), "u1").scopes(True)
     assert active.scopes == {Scope.SESSION}
     assert not active.search_offered
     assert active.visibility.is_empty
 
 
 def test_the_master_switch_off_turns_every_scope_off() -> None:
-    active = resolve_scopes(False, config(), identity("u1"))
+    active = profile(config(), "u1").scopes(False)
     assert active.scopes == frozenset()
     assert active.keys() == ()
     with pytest.raises(InvalidInputError, match="not active"):
         active.key(Scope.SESSION)
 
 
-def test_a_config_of_another_agent_is_refused() -> None:
-    with pytest.raises(InvalidInputError, match="belongs to"):
-        resolve_scopes(True, config("a2"), identity("u1", agent="a1"))
+def test_the_profile_takes_its_agent_from_the_config_so_they_cannot_disagree() -> None:
+    active = profile(config("a2"), "u1").scopes(True)
+    keys = active.keys()
+    assert {key.agent_id for key in keys} == {"a2"}
 
 
 @PROPERTY
 @given(requests())
 def test_a_group_session_never_yields_user_scope(
-    request: tuple[bool, AgentMemoryConfig, SessionIdentity],
+    request: tuple[bool, SessionProfile],
 ) -> None:
-    enabled, agent, session = request
-    active = resolve_scopes(enabled, agent, session)
+    enabled, session = request
+    active = session.scopes(enabled)
     if session.is_group:
         assert Scope.USER not in active.scopes
         assert active.user_id is None
@@ -106,18 +106,18 @@ def test_a_group_session_never_yields_user_scope(
 @PROPERTY
 @given(requests())
 def test_scopes_follow_the_switches_and_the_sole_user_rule(
-    request: tuple[bool, AgentMemoryConfig, SessionIdentity],
+    request: tuple[bool, SessionProfile],
 ) -> None:
-    enabled, agent, session = request
-    active = resolve_scopes(enabled, agent, session)
+    enabled, session = request
+    active = session.scopes(enabled)
     if not enabled:
         assert active.scopes == frozenset()
         assert not active.search_offered
         return
     assert Scope.SESSION in active.scopes
-    assert (Scope.AGENT in active.scopes) == agent.agent_memory_enabled
+    assert (Scope.AGENT in active.scopes) == session.agent_memory_enabled
     sole = len(set(session.user_ids)) == 1
-    assert (Scope.USER in active.scopes) == (agent.user_memory_enabled and sole)
+    assert (Scope.USER in active.scopes) == (session.user_memory_enabled and sole)
     assert active.search_offered == bool(active.scopes & {Scope.USER, Scope.AGENT})
     keys = active.keys()
     assert [k.scope for k in keys] == [s for s in HIERARCHY if s in active.scopes]
@@ -126,8 +126,8 @@ def test_scopes_follow_the_switches_and_the_sole_user_rule(
 
 @st.composite
 def viewers(draw: st.DrawFn) -> FactVisibility:
-    enabled, agent, session = draw(requests())
-    return resolve_scopes(enabled, agent, session).visibility
+    enabled, session = draw(requests())
+    return session.scopes(enabled).visibility
 
 
 @PROPERTY
@@ -147,14 +147,14 @@ def test_the_visibility_predicate_never_crosses_agents_or_users(
 
 
 def test_a_user_fact_is_invisible_in_a_group_session() -> None:
-    viewer = resolve_scopes(True, config(), identity("u1", "u2")).visibility
+    viewer = profile(config(), "u1", "u2").scopes(True).visibility
     assert not viewer.admits("a1", Scope.USER, "u1")
     assert not viewer.admits("a1", Scope.USER, "u2")
     assert viewer.admits("a1", Scope.AGENT, None)
 
 
 def test_another_agents_fact_is_never_visible() -> None:
-    viewer = resolve_scopes(True, config(), identity("u1")).visibility
+    viewer = profile(config(), "u1").scopes(True).visibility
     assert viewer.admits("a1", Scope.USER, "u1")
     assert not viewer.admits("a2", Scope.USER, "u1")
     assert not viewer.admits("a2", Scope.AGENT, None)
@@ -218,9 +218,11 @@ def test_ids_with_colons_cannot_forge_another_owners_key_text() -> None:
 
 def test_identities_refuse_invalid_ids() -> None:
     with pytest.raises(InvalidInputError):
-        SessionIdentity(AgentId("a1"), SessionId("s 1"))
+        SessionProfile(AgentId("a1"), SessionId("s 1"))
     with pytest.raises(InvalidInputError):
-        identity("u$1")
+        profile(config(), "u$1")
+    with pytest.raises(InvalidInputError, match="user_ids"):
+        SessionProfile.of(config(), "s1", "u1")  # a lone id, not a list
     with pytest.raises(InvalidInputError):
         AgentMemoryConfig(AgentId(""))
 

@@ -15,8 +15,9 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError, StoreUnavailableError
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, Role
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import PendingMessage, SessionProfile
+from eden_memory.ports.stores import PendingMessage
 
 T0 = datetime(2026, 2, 1, 9, 30, tzinfo=UTC)
 A, U = AgentId("agent"), UserId("user")
