@@ -36,8 +36,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.models import Reflection
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from eden_memory.domain.settings import ContextSettings, MemorySettings
-from eden_memory.ports.stores import Stores
-from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
 
 START = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 AGENT = AgentMemoryConfig("bench-agent")
@@ -53,8 +52,8 @@ class Run:
 
 async def remembering(settings: MemorySettings, clock: FakeClock) -> MemoryService:
     """A service whose agent already has a blob, buffered reflections and 40 recent facts."""
-    store = InMemoryStore()
-    memory = MemoryService(Stores.of(store), KeywordEmbedder(), ScriptedLLM([]), clock, settings)
+    stores = memory_stores()
+    memory = MemoryService(stores, KeywordEmbedder(), ScriptedLLM([]), clock, settings)
     key = ScopeKey.agent(AGENT.agent_id)
     await memory.admin.replace_consolidated(key, "- " + " ".join(["policy"] * 250))
     notes = [
@@ -63,7 +62,7 @@ async def remembering(settings: MemorySettings, clock: FakeClock) -> MemoryServi
         )
         for i in range(3)
     ]
-    await store.add_reflections(notes)
+    await stores.buffers.add_reflections(notes)
     facts = [
         {
             "content": f"The venue of event {i} holds {100 + i} guests",

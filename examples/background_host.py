@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from eden_memory import EdenMemoryConfig, new_message, open_memory
 from eden_memory.demo.lookup_model import LookupModel
 from eden_memory.domain.settings import FormationSettings, MemorySettings
-from eden_memory.testing import InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.testing import KeywordEmbedder, ScriptedLLM, memory_stores
 from examples.common import AGENT
 
 MODEL = LookupModel(facts={"I live in Lyon.": [("Alice lives in Lyon", "user")]})
@@ -25,7 +25,7 @@ async def main() -> str:
     config = EdenMemoryConfig(memory=settings)
     llm = ScriptedLLM(MODEL)
     async with open_memory(
-        config, llm=llm, store=InMemoryStore(), embedder=KeywordEmbedder()
+        config, llm=llm, store=memory_stores(), embedder=KeywordEmbedder()
     ) as memory:
         chat = memory.conversation(AGENT, "s1", ["alice"])
         for text in TURNS:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from eden_memory import AgentMemoryConfig, MemoryService, new_message, open_memory
 from eden_memory.demo.lookup_model import LookupModel
-from eden_memory.testing import InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.testing import KeywordEmbedder, ScriptedLLM, memory_stores
 
 AGENT = AgentMemoryConfig("support-bot")
 # The offline "model" that forms memories: it knows what to extract from these messages.
@@ -22,7 +22,7 @@ MODEL = LookupModel(
 async def remembering_memory() -> AsyncIterator[MemoryService]:
     """An in-memory service where an earlier session taught the agent Alice's email."""
     async with open_memory(
-        llm=ScriptedLLM(MODEL), store=InMemoryStore(), embedder=KeywordEmbedder()
+        llm=ScriptedLLM(MODEL), store=memory_stores(), embedder=KeywordEmbedder()
     ) as memory:
         earlier = memory.conversation(AGENT, "earlier-session", ["alice"])
         said = [

@@ -23,6 +23,9 @@ STORE_ADAPTERS = {
     "sqlite": ROOT / "adapters/stores/sqlite/store.py",
     "mongo": ROOT / "adapters/stores/mongo/store.py",
 }
+# An adapter split by concern (issue 19) has one class per port instead of one store class.
+CONCERNS = ("Facts", "Ranking", "Sessions", "Buffers", "Revisions")
+PREFIXES = {"memory": "InMemory", "sqlite": "Sqlite", "mongo": "Mongo"}
 
 
 def _python_files(layer: str) -> list[Path]:
@@ -94,14 +97,18 @@ def _bases(node: ast.ClassDef) -> list[str]:
     return [ast.unparse(b) for b in node.bases]
 
 
-def _mixins(path: Path) -> dict[str, object]:
-    """The store class's bases, and every class it inherits from in its package."""
+def _mixins(path: Path, prefix: str = "") -> dict[str, object]:
+    """The store class's bases, and every class it inherits from in its package; for an
+    adapter split by concern, each concern's class and its bases."""
     package: dict[str, ast.ClassDef] = {}
     for module in sorted(path.parent.glob("*.py")):
         package |= _classes(module)
-    stores = [c for name, c in _classes(path).items() if name.endswith("Store")]
+    stores = (
+        [c for name, c in _classes(path).items() if name.endswith("Store")] if path.exists() else []
+    )
     if not stores:
-        return {"classes": 0, "bases": []}
+        parts = [f"{prefix}{c}" for c in CONCERNS if f"{prefix}{c}" in package]
+        return {"parts": {name: _bases(package[name]) for name in parts}}
     seen: set[str] = set()
     todo = [b for b in _bases(stores[0])]
     while todo:
@@ -138,7 +145,9 @@ def counts() -> dict[str, object]:
         "service_methods": methods,
         "service_attributes": attributes,
         "ports": _ports(),
-        "store_adapters": {name: _mixins(path) for name, path in STORE_ADAPTERS.items()},
+        "store_adapters": {
+            name: _mixins(path, PREFIXES[name]) for name, path in STORE_ADAPTERS.items()
+        },
     }
 
 

@@ -81,6 +81,6 @@ def mongo_options(config: EdenMemoryConfig) -> MongoStoreOptions:
 
 def mongo_stores(client: Any, config: EdenMemoryConfig) -> Stores:
     """The MongoDB store on ``mongodb_database`` of the container's client."""
-    from eden_memory.adapters.stores.mongo import MongoStore
+    from eden_memory.adapters.stores.mongo import mongo_stores as stores
 
-    return Stores.of(MongoStore(client[config.mongodb_database], mongo_options(config)))
+    return stores(client[config.mongodb_database], mongo_options(config))

@@ -11,12 +11,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreUnavailableError
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
+from eden_memory.ports.stores import Stores
 
 
 class InjectedFault(StoreUnavailableError):
@@ -73,6 +74,22 @@ class FaultyStore:
             return await self._plan.call(f"store.{name}", attribute, *args, **kwargs)
 
         return numbered
+
+
+def faulty_stores(inner: Stores, plan: FaultPlan) -> Stores:
+    """Every part of a store, its async methods numbered by one plan."""
+
+    def faulty(part: object) -> Any:
+        return cast(Any, FaultyStore(part, plan))
+
+    return Stores(
+        faulty(inner.facts),
+        faulty(inner.ranking),
+        faulty(inner.sessions),
+        faulty(inner.buffers),
+        faulty(inner.revisions),
+        inner.close,
+    )
 
 
 class FaultyEmbedder:

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
-from eden_memory.ports.stores import MemoryStore
+from mongomock_motor import AsyncMongoMockClient
+
+from eden_memory.adapters.stores.memory import memory_stores
+from eden_memory.adapters.stores.mongo import mongo_stores
+from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.ports.stores import Stores
 
 STORES = ["memory", "sqlite", "mongomock"]
-StoreMaker = Callable[[], Awaitable[MemoryStore]]
+StoreMaker = Callable[[], Awaitable[Stores]]
+
+
+async def stores_of_kind(kind: str, folder: Path) -> Stores:
+    """A new, empty store of one kind (an embedded one in a file of ``folder``)."""
+    if kind == "memory":
+        return memory_stores()
+    if kind == "sqlite":
+        return Stores.of(await SqliteStore.open(folder / f"{uuid.uuid4().hex}.db"))
+    return mongo_stores(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])

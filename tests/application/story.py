@@ -18,7 +18,7 @@ from eden_memory.domain.models import Message, Role
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.llm import LLMRequest
 from eden_memory.ports.stores import Stores
-from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 # The offline lookup model ships with the package (the demo uses it too).
@@ -28,7 +28,7 @@ Story = LookupModel
 @dataclass
 class World:
     memory: MemoryService
-    store: InMemoryStore
+    stores: Stores
     llm: ScriptedLLM
     embedder: KeywordEmbedder
     clock: FakeClock
@@ -52,15 +52,15 @@ class World:
 def make_world(
     story: Story | None = None,
     settings: MemorySettings | None = None,
-    store: InMemoryStore | None = None,
+    stores: Stores | None = None,
     llm: Any = None,
 ) -> World:
     clock = FakeClock(START)
-    the_store = store or InMemoryStore()
+    the_stores = stores or memory_stores()
     scripted = ScriptedLLM(story or Story())
     embedder = KeywordEmbedder()
-    memory = MemoryService(Stores.of(the_store), embedder, llm or scripted, clock, settings)
-    return World(memory, the_store, scripted, embedder, clock, llm or scripted)
+    memory = MemoryService(the_stores, embedder, llm or scripted, clock, settings)
+    return World(memory, the_stores, scripted, embedder, clock, llm or scripted)
 
 
 def purposes(requests: Sequence[LLMRequest]) -> Mapping[str, int]:

@@ -15,6 +15,7 @@ from eden_memory.domain.errors import ProviderError
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from eden_memory.domain.settings import ConsolidationSettings, MemorySettings, ScopeNumbers
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
+from eden_memory.testing import fail_next
 from tests.application.story import World, make_world
 from tests.application.test_story import STORY
 
@@ -72,7 +73,7 @@ def _s2(world: World) -> Conversation:
 
 async def _memory(world: World) -> dict[str, Any]:
     m = world.memory.admin
-    blobs = await world.store.list_consolidated("nova")  # type: ignore[arg-type]
+    blobs = await world.stores.buffers.list_consolidated("nova")  # type: ignore[arg-type]
     return {
         "facts": sorted(f.content for f in await m.list_facts("nova")),
         "buffered": sorted(r.content for r in await m.list_reflections("nova")),
@@ -106,7 +107,7 @@ async def test_a_formation_whose_consolidation_fails_keeps_its_writes_and_report
     formed = sum(report.reflections.values())
     assert formed > 0
     assert len(after["buffered"]) == len(before["buffered"]) + formed  # nothing absorbed
-    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     assert state is not None
     assert state.pending_messages == 0  # the messages are formed, not given back
     assert state.claim_id is None
@@ -120,7 +121,7 @@ async def test_a_store_failing_to_commit_a_consolidation_leaves_the_buffer(
     world = await _world(error)
     _heal(world)
     for _ in KEYS:
-        world.store.fail_next("commit_consolidation", error)
+        fail_next(world.stores, "commit_consolidation", error)
     before = await _memory(world)
     report = await world.memory.form_memories(_s2(world))
     assert report is not None
@@ -188,6 +189,6 @@ async def test_a_cancelled_consolidation_is_not_swallowed() -> None:
     world = await _world(asyncio.CancelledError())
     with pytest.raises(asyncio.CancelledError):
         await world.memory.form_memories(_s2(world))
-    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     assert state is not None
     assert state.pending_messages == 0  # its writes were done before it was cancelled

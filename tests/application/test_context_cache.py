@@ -10,7 +10,6 @@ from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from eden_memory.domain.settings import ContextSettings, MemorySettings
-from eden_memory.ports.stores import Stores
 from tests.application.story import World, make_world
 from tests.application.test_story import STORY
 
@@ -47,7 +46,7 @@ async def test_a_change_from_another_process_refreshes_the_context_early() -> No
     world, conv = await _formed()
     before = await world.memory.get_context(conv)
     # A second service on the same store stands for another worker process.
-    other = MemoryService(Stores.of(world.store), world.embedder, world.llm, world.clock)
+    other = MemoryService(world.stores, world.embedder, world.llm, world.clock)
     await other.admin.replace_consolidated(ScopeKey.user("nova", "alice"), "Prefers tea")
     after = await world.memory.get_context(conv)
     assert not after.from_cache

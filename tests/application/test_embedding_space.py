@@ -19,7 +19,6 @@ from eden_memory.domain.errors import EdenMemoryError, EmbeddingSpaceError
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope
 from eden_memory.domain.settings import DedupSettings, MemorySettings
-from eden_memory.ports.stores import Stores
 from eden_memory.testing import KeywordEmbedder
 from tests.application.story import START, World, make_world
 from tests.application.test_story import STORY
@@ -55,7 +54,7 @@ async def _formed() -> World:
 def _other(world: World, settings: MemorySettings | None = None) -> MemoryService:
     """A service over the same store whose embedder has another model, same dimension."""
     embedder = KeywordEmbedder(dimension=world.embedder.space.dimension, model=OTHER)
-    return MemoryService(Stores.of(world.store), embedder, world.llm, world.clock, settings)
+    return MemoryService(world.stores, embedder, world.llm, world.clock, settings)
 
 
 def _calls(memory: MemoryService) -> int:
@@ -106,7 +105,7 @@ async def test_a_formation_with_another_model_writes_nothing_and_keeps_its_messa
             await other.form_memories(conv)
         _names_both_and_the_way_out(caught.value)
         assert len(world.llm.calls_for("dedup")) == decisions  # refused before deciding
-        state = await world.store.get_session(AgentId("nova"), SessionId(f"s-{dedup}"))
+        state = await world.stores.sessions.get_session(AgentId("nova"), SessionId(f"s-{dedup}"))
         assert state is not None
         assert state.pending_messages == len(said)
         assert state.claim_id is None  # given back: the right embedder forms them later
@@ -209,7 +208,7 @@ async def test_an_empty_store_takes_any_model() -> None:
           "formed_at": START}]
     )  # fmt: skip
     assert len(report.added) == 1
-    assert await world.store.embedding_space() == other.admin.embedder.space
+    assert await world.stores.facts.embedding_space() == other.admin.embedder.space
 
 
 async def test_an_import_embeds_again_the_facts_a_reembedding_has_not_reached() -> None:
@@ -226,6 +225,6 @@ async def test_an_import_embeds_again_the_facts_a_reembedding_has_not_reached() 
     importer = _other(target)
     report = await importer.admin.import_lines(lines)
     assert (report.facts, report.facts_reembedded) == (1, 1)
-    assert await target.store.embedding_space() == importer.admin.embedder.space
+    assert await target.stores.facts.embedding_space() == importer.admin.embedder.space
     [fact] = await importer.admin.list_facts("orbit")
     assert fact.embedding_model == OTHER

@@ -19,15 +19,15 @@ import pytest
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import EmbeddingSpaceError
 from eden_memory.domain.models import FactStatus
-from eden_memory.ports.stores import MemoryStore, Stores
-from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.ports.stores import Stores
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM
 from tests.application.faults import (
     FaultPlan,
     FaultyClock,
     FaultyEmbedder,
     FaultyLLM,
-    FaultyStore,
     InjectedFault,
+    faulty_stores,
 )
 from tests.application.stores import StoreMaker
 from tests.application.story import START, Story, World
@@ -68,19 +68,19 @@ FAR_MERGE = replace(
 )
 
 
-async def prepared(store: MemoryStore, plan: FaultPlan, judge: Story) -> World:
+async def prepared(stores: Stores, plan: FaultPlan, judge: Story) -> World:
     """Session one formed, session two recorded and not yet formed."""
     clock = FakeClock(START)
     scripted = ScriptedLLM(judge)
     embedder = KeywordEmbedder()
     memory = MemoryService(
-        Stores.of(cast(MemoryStore, FaultyStore(store, plan))),
+        faulty_stores(stores, plan),
         FaultyEmbedder(embedder, plan),
         FaultyLLM(scripted, plan),
         cast(FakeClock, FaultyClock(clock, plan)),
         EAGER,
     )
-    world = World(memory, cast(InMemoryStore, store), scripted, embedder, clock)
+    world = World(memory, stores, scripted, embedder, clock)
     first = memory.conversation(AGENT, "s1", ["alice"])
     await memory.record_messages(first, world.messages(*FIRST))
     await memory.form_memories(first)
@@ -99,7 +99,7 @@ async def form_until_done(world: World) -> None:
             await world.memory.consolidate(conv)  # what a later formation would do
         except InjectedFault:
             continue
-        state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+        state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
         if state is not None and state.pending_messages == 0:
             return
         world.clock.advance(seconds=EAGER.formation.claim_ttl_seconds + 1)
@@ -110,8 +110,8 @@ async def snapshot(world: World) -> dict[str, Any]:
     m = world.memory.admin
     facts = await m.list_facts("nova", status=None, limit=1000)
     reflections = await m.list_reflections("nova", include_absorbed=True)
-    blobs = await world.store.list_consolidated("nova")  # type: ignore[arg-type]
-    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    blobs = await world.stores.buffers.list_consolidated("nova")  # type: ignore[arg-type]
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     return {
         "facts": sorted(
             (
@@ -207,14 +207,14 @@ async def test_an_unreadable_saved_plan_is_reported_and_the_messages_are_planned
     world = await prepared(await make_store(), plan, JUDGE)
     plan.arm(-1, after=False)
     conv = world.memory.conversation(AGENT, "s2", ["alice"])
-    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     assert state is not None
-    claim = await world.store.claim_messages(
+    claim = await world.stores.sessions.claim_messages(
         state.agent_id, state.session_id, "planner", START, 60, 1, 100
     )
     assert claim is not None
-    await world.store.save_plan(claim, '{"format": 99}')
-    await world.store.release_claim(claim)
+    await world.stores.sessions.save_plan(claim, '{"format": 99}')
+    await world.stores.sessions.release_claim(claim)
     with caplog.at_level("WARNING", logger="eden_memory.formation"):
         report = await world.memory.form_memories(conv)
     assert report is not None
@@ -239,7 +239,7 @@ async def interrupted(make_store: StoreMaker) -> tuple[World, FaultPlan]:
 
 
 def another_service(world: World, embedder: KeywordEmbedder) -> MemoryService:
-    return MemoryService(Stores.of(world.store), embedder, ScriptedLLM(JUDGE), world.clock, EAGER)
+    return MemoryService(world.stores, embedder, ScriptedLLM(JUDGE), world.clock, EAGER)
 
 
 async def budgets(world: World) -> dict[str, str]:
@@ -263,7 +263,7 @@ async def test_a_saved_plan_leaves_out_user_facts_once_a_second_user_joined(
     }
     facts = await world.memory.admin.list_facts("nova", status=None, limit=100)
     assert "Alice works at Acme Corp as CTO since March" not in {f.content for f in facts}
-    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     assert state is not None
     assert state.pending_messages == 0
 

@@ -187,7 +187,7 @@ async def test_one_bad_item_anywhere_keeps_the_whole_batch_out(
 
 async def _formed_messages(world: World) -> list[Message]:
     """The session's pending messages, in order, as formation would read them."""
-    claim = await world.store.claim_messages(
+    claim = await world.stores.sessions.claim_messages(
         AgentId("nova"), SessionId("s1"), "test", world.clock.now(), 60, 1, 100
     )
     assert claim is not None

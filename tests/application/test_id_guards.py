@@ -8,32 +8,29 @@ store error or "not found" — and no store method is called.
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
-from mongomock_motor import AsyncMongoMockClient
 
-from eden_memory.adapters.stores.mongo import MongoStore
-from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError, NotFoundError
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import MemoryStore, Stores
-from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.ports.stores import Stores
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
+from tests.application.stores import STORES, stores_of_kind
 from tests.application.story import START
 
 BAD_IDS: list[Any] = [{"$ne": 1}, ["a"], 3, 3.5, None, True, b"x", "", "a b", "a\n"]
 
 
-class Watched:
-    """A store that notes every method called on it, then lets the real store answer."""
+class Noting:
+    """One part of a store that notes every method called on it, then lets the real one
+    answer."""
 
-    def __init__(self, inner: MemoryStore) -> None:
-        self.inner = inner
-        self.called: list[str] = []
+    def __init__(self, inner: object, called: list[str]) -> None:
+        self.inner, self.called = inner, called
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self.inner, name)
@@ -45,27 +42,35 @@ class Watched:
         return noted
 
 
-async def _memory() -> MemoryStore:
-    return InMemoryStore()
+class Watched:
+    """A store whose every part notes the methods called on it, in one list."""
+
+    def __init__(self, inner: Stores) -> None:
+        self.called: list[str] = []
+
+        def noting(part: object) -> Any:
+            return cast(Any, Noting(part, self.called))
+
+        self.stores = Stores(
+            noting(inner.facts),
+            noting(inner.ranking),
+            noting(inner.sessions),
+            noting(inner.buffers),
+            noting(inner.revisions),
+            inner.close,
+        )
 
 
-async def _mongomock() -> MemoryStore:
-    return MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
-
-
-@pytest.fixture(params=["memory", "sqlite", "mongomock"])
+@pytest.fixture(params=STORES)
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Watched]:
-    if request.param == "sqlite":
-        inner: MemoryStore = await SqliteStore.open(tmp_path / "memory.db")
-    else:
-        inner = await (_memory() if request.param == "memory" else _mongomock())
+    inner = await stores_of_kind(request.param, tmp_path)
     yield Watched(inner)
     await inner.close()
 
 
 def _service(store: Watched) -> MemoryService:
     llm = ScriptedLLM([])
-    return MemoryService(Stores.of(store), KeywordEmbedder(), llm, FakeClock(START))
+    return MemoryService(store.stores, KeywordEmbedder(), llm, FakeClock(START))
 
 
 async def _export(memory: MemoryService, agent: Any) -> None:
@@ -175,15 +180,15 @@ async def test_reembed_takes_a_list_of_agents_not_a_single_one(store: Watched, a
 @pytest.mark.parametrize("users", ["alice", b"alice", 7, [{"$ne": 1}]])
 def test_a_conversation_takes_a_list_of_users_not_a_single_one(users: Any) -> None:
     with pytest.raises(InvalidInputError, match="user_id"):
-        _service(Watched(InMemoryStore())).conversation("nova", "s1", users)
+        _service(Watched(memory_stores())).conversation("nova", "s1", users)
 
 
 @pytest.mark.parametrize("bad", BAD_IDS)
 def test_a_conversation_refuses_bad_agent_and_session_ids(bad: Any) -> None:
     with pytest.raises(InvalidInputError, match="agent_id"):
-        _service(Watched(InMemoryStore())).conversation(bad, "s1", ["alice"])
+        _service(Watched(memory_stores())).conversation(bad, "s1", ["alice"])
     with pytest.raises(InvalidInputError, match="session_id"):
-        _service(Watched(InMemoryStore())).conversation("nova", bad, ["alice"])
+        _service(Watched(memory_stores())).conversation("nova", bad, ["alice"])
 
 
 @pytest.mark.parametrize(

@@ -13,19 +13,15 @@ from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope
 from eden_memory.domain.text import MAX_LINE_CHARS
 from eden_memory.ports.stores import Stores
-from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SAID = NOW - timedelta(days=30)
 
 
-def _service() -> tuple[MemoryService, InMemoryStore, KeywordEmbedder]:
-    store, embedder = InMemoryStore(), KeywordEmbedder()
-    return (
-        MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW)),
-        store,
-        embedder,
-    )
+def _service() -> tuple[MemoryService, Stores, KeywordEmbedder]:
+    stores, embedder = memory_stores(), KeywordEmbedder()
+    return MemoryService(stores, embedder, ScriptedLLM([]), FakeClock(NOW)), stores, embedder
 
 
 def _item(content: str, **extra: Any) -> dict[str, Any]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -20,34 +21,39 @@ from eden_memory.domain.errors import EmbeddingSpaceError, StoreError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
-from eden_memory.ports.stores import Stores, Vector
-from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.ports.stores import FactStore, Vector
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-class CallRecordingStore(InMemoryStore):
-    """Records the calls ingestion makes, and how many writes overlap."""
+class CallRecordingStore:
+    """The facts of an in-memory store, recording the calls ingestion makes and how many
+    writes overlap."""
 
     def __init__(self) -> None:
-        super().__init__()
+        self.base = memory_stores()
+        self.inner: FactStore = self.base.facts
         self.calls: list[str] = []
         self.writing = 0
         self.most_writing = 0
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
     async def embedding_space(self) -> EmbeddingSpace | None:
         self.calls.append("embedding_space")
-        return await super().embedding_space()
+        return await self.inner.embedding_space()
 
     async def known_hashes(
         self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
         self.calls.append("known_hashes")
-        return await super().known_hashes(agent_id, user_id, among)
+        return await self.inner.known_hashes(agent_id, user_id, among)
 
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         self.calls.append("get_facts")
-        return await super().get_facts(ids)
+        return await self.inner.get_facts(ids)
 
     async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
         self.calls.append("add_facts")
@@ -55,7 +61,7 @@ class CallRecordingStore(InMemoryStore):
         self.most_writing = max(self.most_writing, self.writing)
         await asyncio.sleep(0.001)  # a write takes time: the next batch is validated meanwhile
         try:
-            return await super().add_facts(facts, vectors)
+            return await self.inner.add_facts(facts, vectors)
         finally:
             self.writing -= 1
 
@@ -65,10 +71,9 @@ def _item(content: str, **extra: Any) -> dict[str, Any]:
     return {"content": content, "agent_id": "nova", "user_id": "alice", "formed_at": said} | extra
 
 
-def _service(store: InMemoryStore, dimension: int = 256) -> MemoryService:
-    return MemoryService(
-        Stores.of(store), KeywordEmbedder(dimension), ScriptedLLM([]), FakeClock(NOW)
-    )
+def _service(store: CallRecordingStore, dimension: int = 256) -> MemoryService:
+    stores = replace(store.base, facts=cast(FactStore, store))
+    return MemoryService(stores, KeywordEmbedder(dimension), ScriptedLLM([]), FakeClock(NOW))
 
 
 async def test_one_new_fact_costs_one_round_of_reads_and_one_write() -> None:

@@ -7,46 +7,50 @@ fact to a store of thousands must read a handful of entries, the same as in an e
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
-from eden_memory.ports.stores import FactQuery, Stores
-from eden_memory.testing import FakeClock, InMemoryStore, KeywordEmbedder, ScriptedLLM
+from eden_memory.ports.stores import FactQuery, FactStore
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 STORED = 3000
 
 
-class ReadCountingStore(InMemoryStore):
-    """Counts the entries every read of facts returns."""
+class ReadCountingStore:
+    """The facts of a store, counting the entries every read of facts returns."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, inner: FactStore) -> None:
+        self.inner = inner
         self.entries_read = 0
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
-        found = await super().get_facts(ids)
+        found = await self.inner.get_facts(ids)
         self.entries_read += len(found)
         return found
 
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]:
-        found = await super().get_vectors(ids)
+        found = await self.inner.get_vectors(ids)
         self.entries_read += len(found)
         return found
 
     async def known_hashes(
         self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
-        found = await super().known_hashes(agent_id, user_id, among)
+        found = await self.inner.known_hashes(agent_id, user_id, among)
         self.entries_read += len(found)
         return found
 
     async def list_facts(self, query: FactQuery) -> list[Fact]:
-        found = await super().list_facts(query)
+        found = await self.inner.list_facts(query)
         self.entries_read += len(found)
         return found
 
@@ -57,8 +61,10 @@ def _item(content: str) -> dict[str, Any]:
 
 
 async def _reads_of_adding(stored: int) -> tuple[int, ReadCountingStore]:
-    store = ReadCountingStore()
-    memory = MemoryService(Stores.of(store), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW))
+    plain = memory_stores()
+    store = ReadCountingStore(plain.facts)
+    stores = replace(plain, facts=cast(FactStore, store))
+    memory = MemoryService(stores, KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW))
     await memory.admin.add_facts([_item(f"Stored fact number {i}") for i in range(stored)])
     store.entries_read = 0
     report = await memory.admin.add_facts(

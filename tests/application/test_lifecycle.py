@@ -6,7 +6,6 @@ import asyncio
 
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
-from eden_memory.ports.stores import Stores
 from tests.application.story import make_world
 from tests.application.test_story import STORY
 
@@ -24,8 +23,7 @@ async def test_cold_sessions_are_formed_once_even_by_several_workers() -> None:
     assert await world.memory.process_cold_sessions() == []  # not quiet long enough yet
     world.clock.advance(minutes=2)
     workers = [
-        MemoryService(Stores.of(world.store), world.embedder, world.llm, world.clock)
-        for _ in range(4)
+        MemoryService(world.stores, world.embedder, world.llm, world.clock) for _ in range(4)
     ]
     reports = await asyncio.gather(*(w.process_cold_sessions() for w in workers))
     formed = sorted(r.session_id for batch in reports for r in batch)
@@ -70,6 +68,6 @@ async def test_with_the_master_switch_off_nothing_is_recorded_or_shown() -> None
         conv, world.messages("my email is alice@example.com", "a", "b", "c")
     )
     assert recorded.state is None
-    assert await world.store.get_session("nova", "s") is None  # type: ignore[arg-type]
+    assert await world.stores.sessions.get_session("nova", "s") is None  # type: ignore[arg-type]
     assert (await world.memory.get_context(conv)).xml == ""
     assert not world.memory.search_offered(conv)

@@ -121,8 +121,8 @@ async def test_erasing_a_user_removes_their_memory_and_keeps_the_agents() -> Non
     m = world.memory.admin
     assert {f.scope for f in await m.list_facts("nova")} == {Scope.AGENT}
     assert await m.list_reflections("nova", ScopeKey.user("nova", "alice")) == []
-    assert await world.store.get_session("nova", "s1") is None  # type: ignore[arg-type]
-    assert await world.store.get_session("nova", "g1") is not None  # type: ignore[arg-type]
+    assert await world.stores.sessions.get_session("nova", "s1") is None  # type: ignore[arg-type]
+    assert await world.stores.sessions.get_session("nova", "g1") is not None  # type: ignore[arg-type]
 
 
 async def test_export_then_import_into_an_empty_store_loses_nothing() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from pydantic import BaseModel
@@ -18,8 +18,7 @@ from pydantic import BaseModel
 from eden_memory.domain.dedup import NOT_ASKED, SKIPPED
 from eden_memory.domain.models import FactStatus, Message, Role
 from eden_memory.ports.llm import LLMRequest
-from eden_memory.ports.stores import MemoryStore
-from eden_memory.testing import InMemoryStore, ScriptedLLM
+from eden_memory.testing import ScriptedLLM
 from tests.application.stores import StoreMaker
 from tests.application.story import World, make_world
 from tests.application.test_reliability import AGENT, EAGER, FIRST
@@ -96,8 +95,7 @@ class Spoiler:
 
 
 async def _world(make_store: StoreMaker, spoiler: Spoiler) -> World:
-    store = await make_store()
-    return make_world(STORY, EAGER, store=cast(InMemoryStore, store), llm=spoiler.llm)
+    return make_world(STORY, EAGER, stores=await make_store(), llm=spoiler.llm)
 
 
 def _messages(world: World) -> list[Message]:
@@ -163,7 +161,7 @@ async def test_a_blob_echoing_the_prompt_is_refused_and_nothing_is_absorbed(
     for outcome in report.consolidations:
         assert (outcome.status, outcome.version, outcome.absorbed) == ("rejected", None, 0)
         assert "the new text of the section" in outcome.error
-    store = cast(MemoryStore, world.store)
+    store = world.stores.buffers
     assert [b for b in await store.list_consolidated("nova") if b.content] == []  # type: ignore[arg-type]
     notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
     assert notes
@@ -190,7 +188,7 @@ async def test_an_echo_of_a_blob_that_has_content_keeps_the_version_it_had(
     conv = world.memory.conversation(AGENT, "s1", ["alice"])
     await world.memory.record_messages(conv, world.messages(*FIRST))
     await world.memory.end_session(conv)
-    store = cast(MemoryStore, world.store)
+    store = world.stores.buffers
     before = {b.key: (b.version, b.content) for b in await store.list_consolidated("nova")}  # type: ignore[arg-type]
 
     spoiler.spoil.add("consolidation")

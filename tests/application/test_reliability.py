@@ -21,6 +21,7 @@ from eden_memory.domain.models import FactStatus, Reflection
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from eden_memory.domain.settings import ConsolidationSettings, MemorySettings, ScopeNumbers
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
+from eden_memory.testing import fail_next
 from tests.application.story import START, World, make_world
 from tests.application.test_story import STORY
 
@@ -79,8 +80,8 @@ async def _snapshot(world: World) -> dict[str, Any]:
     m = world.memory.admin
     facts = await m.list_facts("nova", status=None, limit=1000)
     reflections = await m.list_reflections("nova", include_absorbed=True)
-    blobs = await world.store.list_consolidated("nova")  # type: ignore[arg-type]
-    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    blobs = await world.stores.buffers.list_consolidated("nova")  # type: ignore[arg-type]
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     return {
         "facts": sorted((f.content, f.status.value, f.version) for f in facts),
         "reflections": sorted((r.scope.value, r.content, r.absorbed) for r in reflections),
@@ -128,7 +129,7 @@ async def test_a_store_failure_anywhere_in_a_formation_loses_and_duplicates_noth
 ) -> None:
     expected = await _expected()
     world = await _prepare()
-    world.store.fail_next(method, StoreUnavailableError(f"{method} lost"), after=after)
+    fail_next(world.stores, method, StoreUnavailableError(f"{method} lost"), after=after)
     await _run_with_retry(world)
     assert await _snapshot(world) == expected
 
@@ -180,11 +181,11 @@ async def test_one_unusable_answer_is_asked_again_and_the_formation_succeeds() -
 
 async def test_a_failed_formation_gives_its_messages_back_at_once() -> None:
     world = await _prepare()
-    world.store.fail_next("complete_claim", StoreUnavailableError("down"))
+    fail_next(world.stores, "complete_claim", StoreUnavailableError("down"))
     conv = world.memory.conversation(AGENT, "s2", ["alice"])
     with pytest.raises(StoreUnavailableError):
         await world.memory.form_memories(conv)
-    state = await world.store.get_session("nova", "s2")  # type: ignore[arg-type]
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     assert state is not None
     assert state.pending_messages == 4
     assert state.claim_id is None
@@ -206,17 +207,17 @@ async def test_concurrent_consolidations_of_one_scope_absorb_each_reflection_onc
         Reflection.in_scope(key, id=f"r{i}", content=f"note {i}", formed_at=START, created_at=START)
         for i in range(6)
     ]
-    await world.store.add_reflections(notes)
+    await world.stores.buffers.add_reflections(notes)
     settings = ConsolidationSettings()
     models = world.memory._lifecycle.formation.models
-    workers = [Consolidator(world.store, models, world.clock, settings) for _ in range(8)]
+    workers = [Consolidator(world.stores.buffers, models, world.clock, settings) for _ in range(8)]
     outcomes = await asyncio.gather(
         *(w.consolidate(key, ModelRole.REFLECTION_FREE) for w in workers)
     )
     won = [o for o in outcomes if o is not None and o.status == "consolidated"]
     assert len(won) == 1
     assert won[0].absorbed == 6
-    stored = await world.store.list_reflections("nova", key, include_absorbed=True)  # type: ignore[arg-type]
+    stored = await world.stores.buffers.list_reflections("nova", key, include_absorbed=True)  # type: ignore[arg-type]
     assert sorted(r.id for r in stored) == [f"r{i}" for i in range(6)]
     assert {r.absorbed_into_version for r in stored} == {1}
     blob = await world.memory.admin.get_consolidated(key)

@@ -2,57 +2,46 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from mongomock_motor import AsyncMongoMockClient
 
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
-from eden_memory.adapters.stores.memory import InMemoryStore
-from eden_memory.adapters.stores.mongo import MongoStore
-from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.adapters.tools.rendering import render_results
 from eden_memory.application.ingestion import FactInput
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
-from eden_memory.ports.stores import MemoryStore, Stores
+from eden_memory.ports.stores import Stores
+from tests.application.stores import STORES, stores_of_kind
 
 NOW = datetime(2026, 4, 1, 12, tzinfo=UTC)
 
 
-@pytest.fixture(params=["memory", "sqlite", "mongomock"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[MemoryStore]:
-    if request.param == "sqlite":
-        made: MemoryStore = await SqliteStore.open(tmp_path / "memory.db")
-    elif request.param == "mongomock":
-        made = MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
-    else:
-        made = InMemoryStore()
+@pytest.fixture(params=STORES)
+async def stores(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Stores]:
+    made = await stores_of_kind(request.param, tmp_path)
     yield made
     await made.close()
 
 
 async def _memory(
-    store: MemoryStore, facts: Mapping[str, tuple[str | None, datetime]]
+    stores: Stores, facts: Mapping[str, tuple[str | None, datetime]]
 ) -> MemoryService:
-    return await _with(store, facts, None)
+    return await _with(stores, facts, None)
 
 
 async def _with(
-    store: MemoryStore,
+    stores: Stores,
     facts: Mapping[str, tuple[str | None, datetime]],
     settings: MemorySettings | None,
 ) -> MemoryService:
-    memory = MemoryService(
-        Stores.of(store), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings
-    )
+    memory = MemoryService(stores, KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings)
     items = [
         FactInput(
             content=text,
@@ -79,9 +68,9 @@ TRIP = {
 
 
 async def test_a_fact_said_beside_the_best_hit_ranks_above_its_equal_from_elsewhere(
-    store: MemoryStore,
+    stores: Stores,
 ) -> None:
-    memory = await _memory(store, TRIP)
+    memory = await _memory(stores, TRIP)
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     found = await memory.search_facts(
         conv, ["Lisbon hotel"], mode=SearchMode.KEYWORD, thresholds=False, debug=True
@@ -104,9 +93,9 @@ async def test_a_fact_said_beside_the_best_hit_ranks_above_its_equal_from_elsewh
     assert noisy.score == pytest.approx(quiet.score + 0.3 * lisbon.keyword_score)
 
 
-async def test_without_the_session_weight_equal_facts_stay_equal(store: MemoryStore) -> None:
+async def test_without_the_session_weight_equal_facts_stay_equal(stores: Stores) -> None:
     off = MemorySettings(search=SearchSettings(session_weight=0.0))
-    memory = await _with(store, TRIP, off)
+    memory = await _with(stores, TRIP, off)
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     found = await memory.search_facts(
         conv, ["Lisbon hotel"], mode=SearchMode.KEYWORD, thresholds=False, debug=True
@@ -117,7 +106,7 @@ async def test_without_the_session_weight_equal_facts_stay_equal(store: MemorySt
     assert found.debug.queries[0].session_bonus == {}
 
 
-async def test_a_named_date_ranks_the_facts_said_that_day_first(store: MemoryStore) -> None:
+async def test_a_named_date_ranks_the_facts_said_that_day_first(stores: Stores) -> None:
     hikes = {
         "Alice went hiking in the Alps with Tom": (
             None,
@@ -130,7 +119,7 @@ async def test_a_named_date_ranks_the_facts_said_that_day_first(store: MemorySto
             datetime(2026, 3, 25, 9, tzinfo=UTC),
         ),
     }
-    memory = await _memory(store, hikes)
+    memory = await _memory(stores, hikes)
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     # Keyword scores alone, every floor off: each store's BM25, whatever the store's size.
     plain = await memory.search_facts(
@@ -155,8 +144,8 @@ async def test_a_named_date_ranks_the_facts_said_that_day_first(store: MemorySto
     assert alps.score == pytest.approx(3.0 * alps.keyword_score)  # 1 + day_boost
 
 
-async def test_the_tool_debug_lines_say_what_was_raised(store: MemoryStore) -> None:
-    memory = await _memory(store, TRIP)
+async def test_the_tool_debug_lines_say_what_was_raised(stores: Stores) -> None:
+    memory = await _memory(stores, TRIP)
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     question = "Lisbon hotel on 1 April 2026"
     found = await memory.search_facts(

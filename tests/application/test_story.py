@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
+from eden_memory.testing import fail_next
 from tests.application.story import Story, World, make_world, purposes
 
 AGENT = AgentMemoryConfig("nova", user_memory_enabled=True, agent_memory_enabled=True)
@@ -249,7 +250,7 @@ async def test_an_update_that_loses_a_race_keeps_the_new_fact_as_said() -> None:
 
     world = make_world(STORY)
     await _session_one(world)
-    world.store.fail_next("update_fact", ConflictError("edited meanwhile"))
+    fail_next(world.stores, "update_fact", ConflictError("edited meanwhile"))
     conv = world.memory.conversation(AGENT, "s2", ["alice"])
     await world.memory.record_messages(
         conv, world.messages("I am now the CTO at Acme Corp", "a", "b", "c")

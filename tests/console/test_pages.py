@@ -125,7 +125,7 @@ def _post(world: World, path: str, form: dict[str, str], page: str) -> tuple[int
 
 
 def _vector(world: World, fact_id: str) -> list[float]:
-    return asyncio.run(world.store.get_vectors([FactId(fact_id)]))[FactId(fact_id)]
+    return asyncio.run(world.stores.facts.get_vectors([FactId(fact_id)]))[FactId(fact_id)]
 
 
 def test_editing_a_fact_re_embeds_it_and_keeps_the_old_text(world: World) -> None:
@@ -224,7 +224,7 @@ def test_another_agents_memory_cannot_be_changed_by_editing_a_form(
 ) -> None:
     status, _ = _post(world, path, form, "/agent?agent=nova")
     assert status == 404
-    [fact] = asyncio.run(world.store.get_facts([FactId("f-orion")]))
+    [fact] = asyncio.run(world.stores.facts.get_facts([FactId("f-orion")]))
     assert fact.content == "Orion's secret launch code is 0000"
 
 

@@ -9,7 +9,7 @@ import pytest
 from dependency_injector import providers
 
 from eden_memory.adapters.embedders.fake import FakeEmbedder
-from eden_memory.adapters.stores.memory import InMemoryStore
+from eden_memory.adapters.stores.memory import memory_stores
 from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.service import MemoryService
 from eden_memory.container import Container, running
@@ -18,7 +18,6 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.factory import open_memory
-from eden_memory.ports.stores import Stores
 from eden_memory.testing import ScriptedLLM
 from tests.container.conftest import Settings
 
@@ -48,12 +47,12 @@ async def facts_in(memory: MemoryService) -> list[str]:
 
 
 async def test_ports_given_to_open_memory_do_the_work(settings: Settings) -> None:
-    store, embedder, llm = InMemoryStore(), FakeEmbedder(), scripted()
+    stores, embedder, llm = memory_stores(), FakeEmbedder(), scripted()
     config = settings(store="embedded", embedder="keyword", llm_provider="gemini")
-    async with open_memory(config, llm=llm, store=store, embedder=embedder) as memory:
+    async with open_memory(config, llm=llm, store=stores, embedder=embedder) as memory:
         await tell_and_end(memory)
         assert await facts_in(memory) == ["Alice's order is 4417."]
-        assert memory.admin.stores.facts is store
+        assert memory.admin.stores is stores
     assert llm.calls_for("fact_extraction")
     assert embedder.calls > 0
 
@@ -86,15 +85,15 @@ async def test_one_llm_per_role_can_be_given(settings: Settings) -> None:
 
 
 async def test_a_host_overrides_a_provider_of_the_container(settings: Settings) -> None:
-    store, llm = InMemoryStore(), scripted()
+    stores, llm = memory_stores(), scripted()
     container = Container(config=settings(store="embedded"))
     with (
-        container.stores.override(providers.Object(Stores.of(store))),
+        container.stores.override(providers.Object(stores)),
         container.llms.override(providers.Object({role: llm for role in ModelRole})),
     ):
         async with running(container) as memory:
             await tell_and_end(memory)
-            assert memory.admin.stores.facts is store
+            assert memory.admin.stores is stores
     async with running(container) as memory:
         # The overrides are gone: the configured (empty) embedded store is back.
         assert isinstance(memory.admin.stores.facts, SqliteStore)

@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 from pymongo.errors import InvalidOperation
 
-from eden_memory.adapters.stores.mongo import MongoStore
+from eden_memory.adapters.stores.mongo import MongoFacts
 from eden_memory.container import Container, running
 from eden_memory.container.running import resolved
 from eden_memory.domain.errors import ProviderAuthError
@@ -116,7 +116,7 @@ async def test_open_store_closes_the_store_it_opened(settings: Settings, tmp_pat
 async def test_open_store_closes_the_mongo_client(settings: Settings, mongo_uri: str) -> None:
     async with open_stores(settings(store="mongo", mongodb_uri=mongo_uri)) as stores:
         store = stores.facts
-        assert isinstance(store, MongoStore)
+        assert isinstance(store, MongoFacts)
         assert await store.embedding_space() is None
         client: Any = store.ctx.driver.database.client
         await client.admin.command("ping")

@@ -1,21 +1,23 @@
-"""The store contract: what every ``MemoryStore`` adapter must do, tested through the port.
+"""The store contract: what every store adapter must do, tested through the ports.
 
 To run it against an adapter, subclass ``StoreContract`` in a ``test_*.py`` module and
-provide one fixture, ``make_store``: a factory returning a new, empty store on every call,
-cleaning up after the test (the property tests call it once per generated example)::
+provide one fixture, ``make_stores``: a factory returning a new, empty store (a ``Stores``)
+on every call, cleaning up after the test (the property tests call it once per generated
+example). Each concern's tests take the fields of that ``Stores`` they use::
 
     class TestSqliteStore(StoreContract):
         @pytest.fixture
-        async def make_store(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
-            stores: list[SqliteStore] = []
+        async def make_stores(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
+            opened: list[Stores] = []
 
-            async def make() -> MemoryStore:
-                stores.append(await SqliteStore.open(tmp_path / f"{len(stores)}.db"))
-                return stores[-1]
+            async def make() -> Stores:
+                store = await SqliteStore.open(tmp_path / f"{len(opened)}.db")
+                opened.append(Stores.of(store))
+                return opened[-1]
 
             yield make
-            for store in stores:
-                await store.close()
+            for stores in opened:
+                await stores.close()
 
 Vectors have ``embedding_dimension`` (8) components unless the subclass sets another value.
 """

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
-from eden_memory.adapters.stores.memory import InMemoryStore
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.adapters.stores.memory import memory_stores
+from eden_memory.ports.stores import Stores
 from tests.contract.store_contract import StoreContract, StoreFactory
 
 
 class TestInMemoryStore(StoreContract):
     @pytest.fixture
-    async def make_store(self) -> AsyncIterator[StoreFactory]:
-        stores: list[InMemoryStore] = []
+    def make_stores(self) -> StoreFactory:
+        async def make() -> Stores:
+            return memory_stores()
 
-        async def make() -> MemoryStore:
-            stores.append(InMemoryStore())
-            return stores[-1]
-
-        yield make
-        for store in stores:
-            await store.close()
+        return make

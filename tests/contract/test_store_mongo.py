@@ -17,8 +17,8 @@ import pytest
 from mongomock_motor import AsyncMongoMockClient
 from pymongo import AsyncMongoClient
 
-from eden_memory.adapters.stores.mongo import MongoStore
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.adapters.stores.mongo import mongo_stores
+from eden_memory.ports.stores import Stores
 from tests.contract.store_contract import StoreContract, StoreFactory
 from tests.unit.adapters.mongo import wire_server
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
@@ -47,22 +47,22 @@ def wire_uri() -> Iterator[str]:
 
 class TestMongoStoreOnMongomock(StoreContract):
     @pytest.fixture
-    def make_store(self) -> StoreFactory:
-        async def make() -> MemoryStore:
-            return MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
+    def make_stores(self) -> StoreFactory:
+        async def make() -> Stores:
+            return mongo_stores(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
 
         return make
 
 
 class TestMongoStoreOnWireServer(StoreContract):
     @pytest.fixture
-    async def make_store(self, wire_uri: str) -> AsyncIterator[StoreFactory]:
+    async def make_stores(self, wire_uri: str) -> AsyncIterator[StoreFactory]:
         client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(wire_uri)
         names: list[str] = []
 
-        async def make() -> MemoryStore:
+        async def make() -> Stores:
             names.append(f"eden_{uuid.uuid4().hex}")
-            return MongoStore(client[names[-1]])
+            return mongo_stores(client[names[-1]])
 
         yield make
         for name in names:
@@ -72,8 +72,8 @@ class TestMongoStoreOnWireServer(StoreContract):
 
 class TestMongoStoreOnAShardedCluster(StoreContract):
     @pytest.fixture
-    def make_store(self) -> StoreFactory:
-        async def make() -> MemoryStore:
-            return MongoStore(FakeAtlasDatabase(Atlas(shard_keys=dict(SHARDED))))
+    def make_stores(self) -> StoreFactory:
+        async def make() -> Stores:
+            return mongo_stores(FakeAtlasDatabase(Atlas(shard_keys=dict(SHARDED))))
 
         return make

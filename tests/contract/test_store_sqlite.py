@@ -13,7 +13,7 @@ import pytest
 
 from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.adapters.stores.sqlite.scan import Precision
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 from tests.contract.store_contract import StoreContract, StoreFactory
 
 
@@ -21,18 +21,19 @@ class TestSqliteStore(StoreContract):
     precision: Precision = "half"
 
     @pytest.fixture
-    async def make_store(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
-        stores: list[SqliteStore] = []
+    async def make_stores(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
+        opened: list[Stores] = []
 
-        async def make() -> MemoryStore:
+        async def make() -> Stores:
             # A folder per store: opening creates missing folders.
-            path = tmp_path / f"store-{len(stores)}" / "memory.db"
-            stores.append(await SqliteStore.open(path, vector_precision=self.precision))
-            return stores[-1]
+            path = tmp_path / f"store-{len(opened)}" / "memory.db"
+            store = await SqliteStore.open(path, vector_precision=self.precision)
+            opened.append(Stores.of(store))
+            return opened[-1]
 
         yield make
-        for store in stores:
-            await store.close()
+        for stores in opened:
+            await stores.close()
 
 
 class TestSqliteStoreSinglePrecision(TestSqliteStore):

@@ -19,13 +19,14 @@ from typing import Any
 import pytest
 from pymongo import AsyncMongoClient
 
-from eden_memory.adapters.stores.mongo import MongoStore, setup_indexes
+from eden_memory.adapters.stores.mongo import setup_indexes
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
 from tests.network_guard import FLAG, integration_enabled
+from tests.unit.adapters.mongo.builders import mongo_parts
 
 URI = os.environ.get("EDEN_MEMORY_MONGODB_URI", "")
 DIMENSION = 8
@@ -96,37 +97,41 @@ async def test_index_setup_creates_everything_waits_and_is_idempotent(database: 
 
 
 async def test_a_search_round_trip_on_atlas(database: Any) -> None:
-    store = MongoStore(database)
-    report = await store.setup_indexes(DIMENSION, timeout_seconds=900.0)
+    store = mongo_parts(database)
+    report = await setup_indexes(database, DIMENSION, timeout_seconds=900.0)
     assert report.ready, report.lines()
     tea, coffee = fact("Alice drinks green tea every morning", U1), fact("The office has coffee")
     hidden = fact("Bob drinks green tea too", U2)
-    await store.add_facts([tea, coffee, hidden], [axis(0), axis(1), axis(0)])
+    await store.facts.add_facts([tea, coffee, hidden], [axis(0), axis(1), axis(0)])
     viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
 
     semantic = await eventually(
-        lambda: store.semantic_ranking(axis(0), viewer, 5, space=SPACE), [tea.id, coffee.id]
+        lambda: store.ranking.semantic_ranking(axis(0), viewer, 5, space=SPACE), [tea.id, coffee.id]
     )
     assert [r.id for r in semantic] == [tea.id, coffee.id]
     assert semantic[0].score == pytest.approx(1.0, abs=1e-3)
     assert semantic[1].score == pytest.approx(0.0, abs=1e-3)
-    assert store.ctx.atlas.ready  # answered by $vectorSearch, not by the fallback
+    assert store.ranking.atlas.ready  # answered by $vectorSearch, not by the fallback
 
-    keyword = await eventually(lambda: store.keyword_ranking("gren tea", viewer, 5), [tea.id])
+    keyword = await eventually(
+        lambda: store.ranking.keyword_ranking("gren tea", viewer, 5), [tea.id]
+    )
     assert [r.id for r in keyword] == [tea.id]  # fuzzy: "gren" finds "green"
-    assert await store.get_facts([r.id for r in keyword]) == [tea]
+    assert await store.facts.get_facts([r.id for r in keyword]) == [tea]
     assert hidden.id not in {r.id for r in [*semantic, *keyword]}
 
 
 async def test_re_embedding_searches_exactly_while_atlas_rebuilds_then_by_atlas(
     database: Any,
 ) -> None:
-    store = MongoStore(database)
-    assert (await store.setup_indexes(DIMENSION, timeout_seconds=900.0)).ready
+    store = mongo_parts(database)
+    assert (await setup_indexes(database, DIMENSION, timeout_seconds=900.0)).ready
     tea, coffee = fact("Alice drinks green tea", U1), fact("The office has coffee")
-    await store.add_facts([tea, coffee], [axis(0), axis(1)])
+    await store.facts.add_facts([tea, coffee], [axis(0), axis(1)])
     viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
-    await eventually(lambda: store.semantic_ranking(axis(0), viewer, 1, space=SPACE), [tea.id])
+    await eventually(
+        lambda: store.ranking.semantic_ranking(axis(0), viewer, 1, space=SPACE), [tea.id]
+    )
     wide = EmbeddingSpace("integration-embedder-2", 2 * DIMENSION)
 
     def wide_axis(i: int) -> list[float]:
@@ -134,27 +139,27 @@ async def test_re_embedding_searches_exactly_while_atlas_rebuilds_then_by_atlas(
         vector[i] = 1.0
         return vector
 
-    await store.reembed_facts(wide, {tea.id: wide_axis(9), coffee.id: wide_axis(10)})
-    moved = await store.setup_indexes(wide.dimension, wait=False)
+    await store.facts.reembed_facts(wide, {tea.id: wide_axis(9), coffee.id: wide_axis(10)})
+    moved = await setup_indexes(database, wide.dimension, wait=False)
     assert moved.updated == ["memory2_facts.memory2_fact_vector"]
     # Atlas still serves the 8-dimension index: the store searches exactly meanwhile.
-    during = await store.semantic_ranking(wide_axis(10), viewer, 1, space=wide)
+    during = await store.ranking.semantic_ranking(wide_axis(10), viewer, 1, space=wide)
     assert [r.id for r in during] == [coffee.id]
-    assert (await store.setup_indexes(wide.dimension, timeout_seconds=900.0)).ready
-    store.ctx.atlas.next_probe = 0.0
-    after = await store.semantic_ranking(wide_axis(9), viewer, 1, space=wide)
+    assert (await setup_indexes(database, wide.dimension, timeout_seconds=900.0)).ready
+    store.ranking.atlas.next_probe = 0.0
+    after = await store.ranking.semantic_ranking(wide_axis(9), viewer, 1, space=wide)
     assert [r.id for r in after] == [tea.id]
-    assert store.ctx.atlas.serves(wide.dimension)  # READY with the 16-dimension definition
+    assert store.ranking.atlas.serves(wide.dimension)  # READY with the 16-dimension definition
 
 
 async def test_a_fact_written_moments_ago_is_a_dedup_candidate_at_once(database: Any) -> None:
-    store = MongoStore(database)
-    assert (await store.setup_indexes(DIMENSION, timeout_seconds=900.0)).ready
+    store = mongo_parts(database)
+    assert (await setup_indexes(database, DIMENSION, timeout_seconds=900.0)).ready
     viewer = FactVisibility(A, U1, frozenset({Scope.AGENT, Scope.USER}))
     first = fact("Alice drinks green tea every morning", U1)
-    await store.add_facts([first], [axis(0)])
+    await store.facts.add_facts([first], [axis(0)])
     # No waiting for Atlas's index: what dedup asks right after the first formation.
-    candidates = await store.semantic_ranking(axis(0), viewer, 5, space=SPACE)
+    candidates = await store.ranking.semantic_ranking(axis(0), viewer, 5, space=SPACE)
     assert [r.id for r in candidates] == [first.id]
     assert candidates[0].score == pytest.approx(1.0, abs=1e-3)
-    assert store.ctx.atlas.ready  # Atlas answered too; the recent facts were merged in
+    assert store.ranking.atlas.ready  # Atlas answered too; the recent facts were merged in

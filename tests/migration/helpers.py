@@ -13,7 +13,7 @@ from eden_memory.application.migration import (
     migrate_v1,
 )
 from eden_memory.domain.ids import AgentId
-from eden_memory.ports.stores import FactQuery, MemoryStore, Stores
+from eden_memory.ports.stores import FactQuery, Stores
 from eden_memory.testing import KeywordEmbedder
 from tests.migration.v1_data import AGENT_A_ID, AGENT_B_ID, NOW
 
@@ -22,24 +22,26 @@ AGENTS = (AGENT_A_ID, AGENT_B_ID, "host-agent")
 
 async def run(
     source: V1Source,
-    store: MemoryStore,
+    store: Stores,
     state: Path,
     **options: Any,
 ) -> MigrationReport:
     journal = JsonFileJournal(state)
     return await migrate_v1(
-        source, Stores.of(store), KeywordEmbedder(), journal, MigrationOptions(**options), NOW
+        source, store, KeywordEmbedder(), journal, MigrationOptions(**options), NOW
     )
 
 
-async def snapshot(store: MemoryStore) -> dict[str, Any]:
+async def snapshot(store: Stores) -> dict[str, Any]:
     """Everything the target holds for the agents the tests use (not revision counters)."""
     out: dict[str, Any] = {}
     for agent in AGENTS:
-        facts = await store.list_facts(FactQuery(AgentId(agent), status=None, limit=10_000))
-        vectors = await store.get_vectors([f.id for f in facts])
-        reflections = await store.list_reflections(AgentId(agent), None, include_absorbed=True)
-        blobs = await store.list_consolidated(AgentId(agent))
+        facts = await store.facts.list_facts(FactQuery(AgentId(agent), status=None, limit=10_000))
+        vectors = await store.facts.get_vectors([f.id for f in facts])
+        reflections = await store.buffers.list_reflections(
+            AgentId(agent), None, include_absorbed=True
+        )
+        blobs = await store.buffers.list_consolidated(AgentId(agent))
         out[agent] = {
             "facts": sorted((f.model_dump(mode="json") for f in facts), key=lambda d: d["id"]),
             "vectors": {k: [round(x, 6) for x in v] for k, v in sorted(vectors.items())},

@@ -13,7 +13,7 @@ from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.ports.stores import Stores
-from eden_memory.testing import InMemoryStore, KeywordEmbedder
+from eden_memory.testing import KeywordEmbedder, fail_next, memory_stores
 from tests.migration.helpers import run, snapshot
 from tests.migration.v1_data import (
     AGENT_A_ID,
@@ -32,11 +32,11 @@ def reasons(report: Any) -> dict[str | None, str]:
 
 
 async def test_full_migration(source: MongoV1Source, tmp_path: Path) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     report = await run(source, store, tmp_path, active_session_episodes=True)
     assert report.balanced()
     user_key = ScopeKey.user(AGENT_A_ID, USER_1_ID)
-    blobs = await store.get_consolidated([user_key, ScopeKey.agent(AGENT_A_ID)])
+    blobs = await store.buffers.get_consolidated([user_key, ScopeKey.agent(AGENT_A_ID)])
     assert blobs[user_key].content == "Sam prefers concise answers.\nWorks in marketing."
     assert blobs[user_key].version == 1
     agent_blob = blobs[ScopeKey.agent(AGENT_A_ID)].content
@@ -45,7 +45,7 @@ async def test_full_migration(source: MongoV1Source, tmp_path: Path) -> None:
         "## Themes\nThe community likes bold colours."
     )
     assert "Old project" not in agent_blob  # paused, not merged
-    buffers = await store.unabsorbed(
+    buffers = await store.buffers.unabsorbed(
         [user_key, ScopeKey.user(AGENT_A_ID, "user-2"), ScopeKey.agent(AGENT_A_ID)]
     )
     by_key = {(r.scope, r.user_id, r.content) for r in buffers}
@@ -57,7 +57,7 @@ async def test_full_migration(source: MongoV1Source, tmp_path: Path) -> None:
         (Scope.AGENT, None, "Propose a cheaper venue."),
         (Scope.AGENT, None, "Try a neon palette."),
     }
-    live = await store.unabsorbed([ScopeKey.session(AGENT_A_ID, SESSION_LIVE)])
+    live = await store.buffers.unabsorbed([ScopeKey.session(AGENT_A_ID, SESSION_LIVE)])
     assert [r.content for r in live] == ["We planned the launch.", "We picked colours."]
 
     provenance = report.fact_provenance
@@ -91,7 +91,7 @@ async def test_full_migration(source: MongoV1Source, tmp_path: Path) -> None:
 async def test_bad_and_unmapped_documents_are_reported(
     source: MongoV1Source, tmp_path: Path
 ) -> None:
-    report = await run(source, InMemoryStore(), tmp_path)
+    report = await run(source, memory_stores(), tmp_path)
     why = reasons(report)
     assert "exact duplicate" in why[str(oid(22))]
     assert "empty" in why[str(oid(26))]
@@ -117,7 +117,7 @@ async def test_bad_and_unmapped_documents_are_reported(
 
 
 async def test_rerun_changes_nothing(source: MongoV1Source, tmp_path: Path) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     first = await run(source, store, tmp_path, active_session_episodes=True)
     before = await snapshot(store)
     second = await run(source, store, tmp_path, active_session_episodes=True)
@@ -135,11 +135,11 @@ async def test_rerun_changes_nothing(source: MongoV1Source, tmp_path: Path) -> N
 
 @pytest.mark.parametrize("method", ["add_facts", "add_reflections", "replace_consolidated"])
 async def test_crash_then_resume(source: MongoV1Source, tmp_path: Path, method: str) -> None:
-    clean = InMemoryStore()
+    clean = memory_stores()
     await run(source, clean, tmp_path / "clean", active_session_episodes=True)
 
-    store = InMemoryStore()
-    store.fail_next(method, RuntimeError("crash"), after=True)
+    store = memory_stores()
+    fail_next(store, method, RuntimeError("crash"), after=True)
     with pytest.raises(RuntimeError, match="crash"):
         await run(source, store, tmp_path / "run", active_session_episodes=True)
     journal = JsonFileJournal(tmp_path / "run")
@@ -148,8 +148,8 @@ async def test_crash_then_resume(source: MongoV1Source, tmp_path: Path, method: 
     assert await snapshot(store) == await snapshot(clean)
     assert resumed.balanced()
     # The resumed run owns what the crashed attempt wrote: its rollback removes everything.
-    await rollback_v1(Stores.of(store), journal, resumed.run_id or "", NOW)
-    assert await snapshot(store) == await snapshot(InMemoryStore())
+    await rollback_v1(store, journal, resumed.run_id or "", NOW)
+    assert await snapshot(store) == await snapshot(memory_stores())
 
 
 class FailingSource:
@@ -172,9 +172,9 @@ class FailingSource:
 
 
 async def test_reader_crash_then_resume(source: MongoV1Source, tmp_path: Path) -> None:
-    clean = InMemoryStore()
+    clean = memory_stores()
     await run(source, clean, tmp_path / "clean")
-    store = InMemoryStore()
+    store = memory_stores()
     flaky = FailingSource(source, AGENT_B_ID)  # agent A (sorted first) is migrated already
     with pytest.raises(ConnectionError):
         await run(flaky, store, tmp_path / "run")
@@ -185,12 +185,12 @@ async def test_reader_crash_then_resume(source: MongoV1Source, tmp_path: Path) -
 
 
 async def test_dry_run_writes_nothing(source: MongoV1Source, tmp_path: Path) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     report = await run(source, store, tmp_path, dry_run=True, active_session_episodes=True)
     assert report.run_id is None
-    assert await snapshot(store) == await snapshot(InMemoryStore())
+    assert await snapshot(store) == await snapshot(memory_stores())
     assert _empty_dir(tmp_path)
-    real = await run(source, InMemoryStore(), tmp_path, active_session_episodes=True)
+    real = await run(source, memory_stores(), tmp_path, active_session_episodes=True)
     assert {k: t.as_dict() for k, t in report.totals().items()} == {
         k: t.as_dict() for k, t in real.totals().items()
     }
@@ -201,7 +201,7 @@ def _empty_dir(path: Path) -> bool:
     return not path.exists() or not any(path.iterdir())
 
 
-async def _seed_target(store: InMemoryStore) -> None:
+async def _seed_target(store: Stores) -> None:
     """What a target might hold before the migration: another agent's memory, a blob that
     already exists for one v1 user, an empty blob for another."""
     embedder = KeywordEmbedder()
@@ -217,8 +217,8 @@ async def _seed_target(store: InMemoryStore) -> None:
         embedding_dim=embedder.space.dimension,
     )
     vectors = (await embedder.embed([fact.content])).vectors
-    await store.add_facts([fact], vectors)
-    await store.add_reflections(
+    await store.facts.add_facts([fact], vectors)
+    await store.buffers.add_reflections(
         [
             Reflection.in_scope(
                 ScopeKey.agent("host-agent"),
@@ -230,13 +230,15 @@ async def _seed_target(store: InMemoryStore) -> None:
         ]
     )
     existing = ConsolidatedMemory.empty(ScopeKey.user(AGENT_A_ID, USER_1_ID), 300)
-    await store.replace_consolidated(existing.evolve(content="Already here.", version=3), None)
+    await store.buffers.replace_consolidated(
+        existing.evolve(content="Already here.", version=3), None
+    )
     empty = ConsolidatedMemory.empty(ScopeKey.agent(AGENT_A_ID), 1200)
-    await store.replace_consolidated(empty, None)
+    await store.buffers.replace_consolidated(empty, None)
 
 
 async def test_rollback_restores_the_target(source: MongoV1Source, tmp_path: Path) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     await _seed_target(store)
     before = await snapshot(store)
     report = await run(source, store, tmp_path, active_session_episodes=True)
@@ -244,60 +246,60 @@ async def test_rollback_restores_the_target(source: MongoV1Source, tmp_path: Pat
     assert "already has a different consolidated memory" in why[str(oid(0x301))]
     assert await snapshot(store) != before
     journal = JsonFileJournal(tmp_path)
-    undone = await rollback_v1(Stores.of(store), journal, report.run_id or "", NOW)
+    undone = await rollback_v1(store, journal, report.run_id or "", NOW)
     assert undone.facts_removed == 4
     assert undone.left == []
     assert await snapshot(store) == before
     # Migrated again after the rollback: the same ids come back, owned by the new run.
     rerun = await run(source, store, tmp_path, active_session_episodes=True)
     migrated = await snapshot(store)
-    again = await rollback_v1(Stores.of(store), journal, report.run_id or "", NOW)
+    again = await rollback_v1(store, journal, report.run_id or "", NOW)
     assert again.facts_removed == 0
     assert again.left[0].startswith("already rolled back")
     assert await snapshot(store) == migrated
-    await rollback_v1(Stores.of(store), journal, rerun.run_id or "", NOW)
+    await rollback_v1(store, journal, rerun.run_id or "", NOW)
     assert await snapshot(store) == before
 
 
 async def test_rollback_keeps_what_changed_since(source: MongoV1Source, tmp_path: Path) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     report = await run(source, store, tmp_path)
     key = ScopeKey.agent(AGENT_A_ID)
-    blob = (await store.get_consolidated([key]))[key]
-    await store.replace_consolidated(blob.evolve(content="Consolidated since.", version=2), 1)
+    blob = (await store.buffers.get_consolidated([key]))[key]
+    await store.buffers.replace_consolidated(
+        blob.evolve(content="Consolidated since.", version=2), 1
+    )
     facts = await _facts(store, A)
     updated = facts[0].revised("Merged with newer knowledge.", NOW, space=facts[0].embedding_space)
-    await store.update_fact(updated, None, expected_version=1)
-    undone = await rollback_v1(
-        Stores.of(store), JsonFileJournal(tmp_path), report.run_id or "", NOW
-    )
+    await store.facts.update_fact(updated, None, expected_version=1)
+    undone = await rollback_v1(store, JsonFileJournal(tmp_path), report.run_id or "", NOW)
     assert any("changed since the migration" in line for line in undone.left)
     assert any("updated since the migration" in line for line in undone.left)
-    assert (await store.get_consolidated([key]))[key].content == "Consolidated since."
+    assert (await store.buffers.get_consolidated([key]))[key].content == "Consolidated since."
     assert [f.content for f in await _facts(store, A)] == ["Merged with newer knowledge."]
 
 
 async def test_paused_shards_on_request(source: MongoV1Source, tmp_path: Path) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     report = await run(source, store, tmp_path, include_paused_shards=True)
     key = ScopeKey.agent(AGENT_A_ID)
-    content = (await store.get_consolidated([key]))[key].content
+    content = (await store.buffers.get_consolidated([key]))[key].content
     assert content.startswith("## Old project (paused in v1)\nOld project notes.")
     assert "Paused shard fact." in {f.content for f in await _facts(store, A)}
     assert "Old prompt." in report.agent_profiles[AGENT_A_ID]
 
 
 async def test_one_agent_only(source: MongoV1Source, tmp_path: Path) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     report = await run(source, store, tmp_path, agent_id=AGENT_B_ID)
     assert set(report.tallies) == {AGENT_B_ID}
     assert await _facts(store, A) == []
 
 
-async def _facts(store: InMemoryStore, agent: AgentId) -> list[Fact]:
+async def _facts(store: Stores, agent: AgentId) -> list[Fact]:
     from eden_memory.ports.stores import FactQuery
 
-    return await store.list_facts(FactQuery(agent, status=None, limit=1000))
+    return await store.facts.list_facts(FactQuery(agent, status=None, limit=1000))
 
 
 SHARD_PAUSED = oid(0x503)

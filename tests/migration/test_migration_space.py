@@ -9,8 +9,7 @@ import pytest
 from eden_memory.adapters.migration import JsonFileJournal, MongoV1Source
 from eden_memory.application.migration import MigrationOptions, migrate_v1
 from eden_memory.domain.errors import EmbeddingSpaceError
-from eden_memory.ports.stores import Stores
-from eden_memory.testing import InMemoryStore, KeywordEmbedder
+from eden_memory.testing import KeywordEmbedder, memory_stores
 from tests.migration.helpers import run, snapshot
 from tests.migration.v1_data import NOW
 
@@ -18,15 +17,13 @@ from tests.migration.v1_data import NOW
 async def test_a_store_of_another_model_is_refused_before_anything_is_written(
     source: MongoV1Source, tmp_path: Path
 ) -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     await run(source, store, tmp_path / "first")  # the store is now keyword-hash's
     before = await snapshot(store)
     other = KeywordEmbedder(model="keyword-other")  # same dimension, another model
     journal = tmp_path / "second"
     with pytest.raises(EmbeddingSpaceError, match="keyword-other") as caught:
-        await migrate_v1(
-            source, Stores.of(store), other, JsonFileJournal(journal), MigrationOptions(), NOW
-        )
+        await migrate_v1(source, store, other, JsonFileJournal(journal), MigrationOptions(), NOW)
     assert "keyword-hash" in str(caught.value)
     assert "eden-memory reembed" in str(caught.value)
     assert other.calls == 0

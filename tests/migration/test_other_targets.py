@@ -16,29 +16,28 @@ import pytest
 from mongomock_motor import AsyncMongoMockClient
 
 from eden_memory.adapters.migration import JsonFileJournal, MongoV1Source
-from eden_memory.adapters.stores.mongo import MongoStore
+from eden_memory.adapters.stores.mongo import mongo_stores
 from eden_memory.adapters.stores.sqlite import SqliteStore
 from eden_memory.application.migration import Kind, rollback_v1
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import MemoryStore, Stores
+from eden_memory.ports.stores import Stores
 from tests.migration.helpers import run, snapshot
 from tests.migration.v1_data import AGENT_A_ID, NOW, USER_1_ID, load
 
 
 @pytest.fixture(params=["sqlite", "mongo"])
-async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[MemoryStore]:
-    store: MemoryStore
+async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Stores]:
     if request.param == "sqlite":
-        store = await SqliteStore.open(tmp_path / "memory.db")
+        stores = Stores.of(await SqliteStore.open(tmp_path / "memory.db"))
     else:
-        store = MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
+        stores = mongo_stores(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
     try:
-        yield store
+        yield stores
     finally:
-        await store.close()
+        await stores.close()
 
 
-async def test_cycle(target: MemoryStore, tmp_path: Path) -> None:
+async def test_cycle(target: Stores, tmp_path: Path) -> None:
     database: Any = AsyncMongoMockClient()["v1"]
     await load(database)
     source = MongoV1Source(database, label="fixture")
@@ -46,12 +45,10 @@ async def test_cycle(target: MemoryStore, tmp_path: Path) -> None:
     first = await run(source, target, tmp_path / "runs", active_session_episodes=True)
     assert first.totals()[Kind.AGENT_FACT].written == 4
     key = ScopeKey.user(AGENT_A_ID, USER_1_ID)
-    assert (await target.get_consolidated([key]))[key].content.startswith("Sam prefers")
+    assert (await target.buffers.get_consolidated([key]))[key].content.startswith("Sam prefers")
     after = await snapshot(target)
     second = await run(source, target, tmp_path / "runs", active_session_episodes=True)
     assert second.writes == []
     assert await snapshot(target) == after
-    await rollback_v1(
-        Stores.of(target), JsonFileJournal(tmp_path / "runs"), first.run_id or "", NOW
-    )
+    await rollback_v1(target, JsonFileJournal(tmp_path / "runs"), first.run_id or "", NOW)
     assert await snapshot(target) == empty

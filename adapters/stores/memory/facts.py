@@ -1,4 +1,5 @@
-"""Facts and their vectors: exact-duplicate free, compare-and-set, one embedding space."""
+"""``InMemoryFacts``: facts and their vectors; exact-duplicate free, compare-and-set, one
+embedding space."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFound
 from eden_memory.domain.fifo import newest_first, newest_first_at
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
-from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores import FactQuery, Vector
 
 
-class FactTable(StateHolder):
+class InMemoryFacts(StateHolder):
+    """The ``FactStore`` of the in-memory store."""
+
     async def embedding_space(self) -> EmbeddingSpace | None:
         await self._turn()
         return self._state.current_space()
@@ -128,6 +131,14 @@ class FactTable(StateHolder):
     async def count_facts(self, key: ScopeKey) -> int:
         await self._turn()
         return sum(1 for s in self._state.facts.values() if s.fact.is_active and s.fact.key == key)
+
+    async def recent_facts(
+        self, visibility: FactVisibility, since: datetime, limit: int
+    ) -> list[Fact]:
+        await self._turn()
+        chosen = [s.fact for s in self._state.visible(visibility) if s.fact.formed_at >= since]
+        chosen.sort(key=newest_first)
+        return chosen[: max(limit, 0)]
 
     async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:
         """Access tracking is not a change of memory: revisions stay where they are."""

@@ -1,59 +1,58 @@
-"""BM25 over whatever candidates the caller already filtered (cosine is ``domain.vectors``)."""
+"""``InMemoryRanking``: the facts a request may see, ranked by meaning (exact cosine) and by
+keywords (BM25)."""
 
 from __future__ import annotations
 
-import math
-import re
-import unicodedata
-from collections import Counter
-from collections.abc import Mapping
+from eden_memory.adapters.stores.memory.bm25 import bm25
+from eden_memory.adapters.stores.memory.state import StateHolder
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.ids import FactId
+from eden_memory.domain.ranking import Hit
+from eden_memory.domain.scopes import FactVisibility
+from eden_memory.domain.vectors import cosine
+from eden_memory.ports.stores import Vector
 
-from eden_memory.adapters.stores.stemming import porter_stem
-from eden_memory.adapters.stores.text_terms import query_terms
-
-_WORD = re.compile(r"\w+")
-
-K1 = 1.2
-B = 0.75
-
-
-def words(text: str) -> list[str]:
-    """Lowercase Unicode word tokens, as written."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+# BM25 scores grow with the logarithm of the corpus size: a match on a word found in every
+# fact of a three-fact store scores about 0.1, a rare word in a large store 5 and more. No
+# absolute floor fits both, so any matching term counts and the RRF floor (single-list hits
+# up to rank 6) limits what weak keyword matches can add.
+TEXT_SCORE_THRESHOLD = 0.0
 
 
-def terms(text: str) -> list[str]:
-    """The Porter stems of ``text``'s words, as the embedded store's index holds them."""
-    return [porter_stem(word) for word in words(text)]
+class InMemoryRanking(StateHolder):
+    """The ``FactRanking`` of the in-memory store: it reads the facts' state directly, so it
+    needs no index of its own to keep in step."""
 
+    @property
+    def text_score_threshold(self) -> float:
+        return TEXT_SCORE_THRESHOLD
 
-def bm25(query: str, documents: Mapping[str, str]) -> dict[str, float]:
-    """BM25 (k1 = 1.2, b = 0.75, Lucene's always-positive idf) of each document matching a term.
+    async def semantic_ranking(
+        self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
+    ) -> list[Hit]:
+        await self._turn()
+        stored = self._state.current_space()
+        if stored is None:
+            return []
+        stored.require_same(space)
+        space.check_vector(len(vector))
+        if limit <= 0:
+            return []
+        ranked = [
+            Hit(s.fact.id, cosine(vector, s.vector))
+            for s in self._state.visible(visibility)
+            if s.space == space
+        ]
+        ranked.sort(key=lambda r: (-r.score, r.id))
+        return ranked[:limit]
 
-    Terms are stems, and the query's stop words are left out (``text_terms``), as in the
-    other stores. Documents with no query term are left out, so every score returned is
-    positive.
-    """
-    wanted = set(query_terms(words(query)))
-    if not wanted or not documents:
-        return {}
-    tokens = {doc_id: terms(text) for doc_id, text in documents.items()}
-    average = sum(len(t) for t in tokens.values()) / len(tokens) or 1.0
-    frequency = Counter(term for t in tokens.values() for term in set(t) & wanted)
-    idf = {term: _idf(len(tokens), n) for term, n in frequency.items()}
-    scores: dict[str, float] = {}
-    for doc_id, doc_tokens in tokens.items():
-        counts = Counter(doc_tokens)
-        norm = K1 * (1 - B + B * len(doc_tokens) / average)
-        score = sum(
-            weight * counts[term] * (K1 + 1) / (counts[term] + norm)
-            for term, weight in idf.items()
-            if counts[term]
-        )
-        if score > 0:
-            scores[doc_id] = score
-    return scores
-
-
-def _idf(documents: int, containing: int) -> float:
-    return math.log(1 + (documents - containing + 0.5) / (containing + 0.5))
+    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
+        await self._turn()
+        if limit <= 0:
+            return []
+        contents: dict[str, str] = {
+            s.fact.id: s.fact.content for s in self._state.visible(visibility)
+        }
+        ranked = [Hit(FactId(i), score) for i, score in bm25(text, contents).items()]
+        ranked.sort(key=lambda r: (-r.score, r.id))
+        return ranked[:limit]

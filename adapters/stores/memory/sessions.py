@@ -13,7 +13,10 @@ from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
 
-class SessionTable(StateHolder):
+class InMemorySessions(StateHolder):
+    """The ``SessionStore`` of the in-memory store; ``complete_claim`` buffers into the shared
+    state the ``InMemoryBuffers`` read."""
+
     async def record_messages(
         self, profile: SessionProfile, messages: Sequence[PendingMessage], now: datetime
     ) -> SessionState:

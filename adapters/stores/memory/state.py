@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, SessionState
-from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.scopes import FactVisibility, ScopeKey
 
 
 @dataclass
@@ -71,6 +71,13 @@ class MemoryState:
         for key in set(keys):
             self.revisions[key] += 1
 
+    def visible(self, visibility: FactVisibility) -> Iterator[StoredFact]:
+        """Active facts the visibility admits: the pre-filter of every read for a request."""
+        for stored in self.facts.values():
+            fact = stored.fact
+            if fact.is_active and visibility.admits(fact.agent_id, fact.scope, fact.user_id):
+                yield stored
+
     def buffer(self, reflections: Iterable[Reflection]) -> None:
         """Insert new reflections; an id already stored stays as it is (retries are harmless)."""
         added = [r for r in reflections if r.id not in self.reflections]
@@ -80,13 +87,15 @@ class MemoryState:
 
 
 class StateHolder:
-    """Base of the store's parts: one shared state, and a turn yielded before each call.
+    """What each concern's class holds: the one state they share, and a turn yielded before
+    each call.
 
     Yielding once at the start of every call lets concurrent callers interleave the way they
     would against a real database, while the work itself never awaits, so each call is atomic.
     """
 
-    _state: MemoryState
+    def __init__(self, state: MemoryState) -> None:
+        self._state = state
 
     async def _turn(self) -> None:
         await asyncio.sleep(0)

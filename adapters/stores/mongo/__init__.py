@@ -13,6 +13,8 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise MissingExtraError("The MongoDB store", "mongo", "pymongo") from error
 
+from eden_memory.adapters.stores.mongo.buffers import MongoBuffers
+from eden_memory.adapters.stores.mongo.facts import MongoFacts
 from eden_memory.adapters.stores.mongo.index_setup import (
     IndexReport,
     index_definitions,
@@ -24,15 +26,23 @@ from eden_memory.adapters.stores.mongo.options import (
     MongoStoreOptions,
     SearchIndexNames,
 )
-from eden_memory.adapters.stores.mongo.store import MongoStore
+from eden_memory.adapters.stores.mongo.revisions import MongoRevisions
+from eden_memory.adapters.stores.mongo.search import MongoRanking
+from eden_memory.adapters.stores.mongo.sessions import MongoSessions
+from eden_memory.adapters.stores.mongo.store import mongo_stores
 
 __all__ = [
     "CollectionNames",
     "IdMode",
     "IndexReport",
-    "MongoStore",
+    "MongoBuffers",
+    "MongoFacts",
+    "MongoRanking",
+    "MongoRevisions",
+    "MongoSessions",
     "MongoStoreOptions",
     "SearchIndexNames",
     "index_definitions",
+    "mongo_stores",
     "setup_indexes",
 ]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from eden_memory.adapters.stores.mongo.buffering import buffer
 from eden_memory.adapters.stores.mongo.codec import bson_time, time_update
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import session_from_document
@@ -23,7 +24,6 @@ from eden_memory.adapters.stores.mongo.messages import (
     session_filter,
     session_key,
 )
-from eden_memory.adapters.stores.mongo.reflections import ReflectionMethods
 from eden_memory.domain.errors import ConflictError, InvalidInputError
 from eden_memory.domain.ids import AgentId, SessionId, check_id
 from eden_memory.domain.models import Claim, Reflection
@@ -31,8 +31,11 @@ from eden_memory.domain.models import Claim, Reflection
 OLDEST = [("seq", 1), ("_id", 1)]
 
 
-class ClaimMethods(ReflectionMethods):
-    ctx: MongoContext
+class Claims:
+    """The claims on sessions' messages; ``MongoSessions`` serves them."""
+
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
 
     async def claim_messages(
         self,
@@ -98,7 +101,7 @@ class ClaimMethods(ReflectionMethods):
         async def work(session: Any) -> None:
             if await self.ctx.sessions.find_one(ours, {"_id": 1}, session=session) is None:
                 raise ConflictError(f"claim {claim.claim_id} expired and was taken over")
-            await self.buffer(reflections, session=session)
+            await buffer(self.ctx, reflections, session=session)
             query = {**owner, "_id": {"$in": message_ids}, "formed": False}
             formed = await self.ctx.messages.find(query, {"weighted_tokens": 1}, session=session)
             done = time_update("formed_at", now)

@@ -1,8 +1,8 @@
-"""What every part of the MongoStore shares: collections, codecs, options, capabilities.
+"""What every concern of the MongoDB store shares: collections, codecs, options, transactions.
 
-Capabilities (Atlas Search, transactions, a ``$text`` index) are found
-out once, on first use, from the server's own answer, and remembered for the life of the
-store; nothing is guessed from version strings.
+Whether the deployment has transactions is found out once, on first use, from the server's
+own answer, and remembered for the life of the store; nothing is guessed from version
+strings. (What the rankings learn of Atlas Search and ``$text`` is ``MongoRanking``'s.)
 """
 
 from __future__ import annotations
@@ -12,15 +12,10 @@ from typing import Any, TypeVar
 
 from pymongo.errors import PyMongoError
 
-from eden_memory.adapters.stores.mongo.capabilities import AtlasSearch
 from eden_memory.adapters.stores.mongo.codec import IdCodec
-from eden_memory.adapters.stores.mongo.compat import Document, Driver
+from eden_memory.adapters.stores.mongo.compat import Driver
 from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT, key_id
-from eden_memory.adapters.stores.mongo.errors import (
-    dimension_moved,
-    transactions_unsupported,
-    translate,
-)
+from eden_memory.adapters.stores.mongo.errors import transactions_unsupported, translate
 from eden_memory.adapters.stores.mongo.gateway import Gateway
 from eden_memory.adapters.stores.mongo.index_setup import ensure_regular_indexes
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
@@ -30,6 +25,8 @@ T = TypeVar("T")
 
 
 class MongoContext:
+    """The shared handle: one per store, held by each of its concerns."""
+
     def __init__(self, database: Any, options: MongoStoreOptions) -> None:
         self.options = options
         self.driver = Driver(database)
@@ -43,10 +40,9 @@ class MongoContext:
         self.revisions = Gateway(self.driver, names.revisions, retries, self.ready)
         self.meta = Gateway(self.driver, names.meta, retries, self.ready)
         self.indexed = not options.ensure_indexes
-        self.atlas = AtlasSearch(options)
-        # None: not known yet; each is settled by the server's first answer.
+        # None: not known yet; settled by the server's first answer.
         self.transactions: bool | None = None
-        self.text_index: bool | None = None
+        self._space_moved: list[Callable[[], None]] = []
 
     async def ready(self) -> None:
         """Create the regular indexes once per store (idempotent on the server)."""
@@ -54,29 +50,13 @@ class MongoContext:
             await ensure_regular_indexes(self.driver, self.options)
             self.indexed = True
 
-    async def search(
-        self, pipeline: list[Document], what: str, dimension: int | None = None
-    ) -> list[Document] | None:
-        """Run an Atlas Search pipeline on facts; None when Atlas Search cannot answer.
+    def on_space_moved(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` whenever the facts move to another embedding space."""
+        self._space_moved.append(listener)
 
-        Whether it can is settled by listing the search indexes (``AtlasSearch.usable``,
-        for vectors of ``dimension``), never by an error of the search itself: once listed,
-        a refusal is an error to report (code 8000 "... is not allowed or the syntax is
-        incorrect"), not a reason to stop searching for good. Overload and a lost search
-        process are retried first. One refusal is the exception: an index found rebuilding
-        for another dimension after all serves this search exactly and is asked again.
-        """
-        if not await self.atlas.usable(self.driver, self.facts.raw, dimension):
-            return None
-        try:
-            return await self.facts.retrying(
-                lambda: self.driver.aggregate(self.facts.raw, pipeline)
-            )
-        except PyMongoError as error:
-            if dimension_moved(error):
-                self.atlas.forget()
-                return None
-            raise translate(error, f"{what} on {self.facts.name}") from error
+    def space_moved(self) -> None:
+        for listener in self._space_moved:
+            listener()
 
     async def stamp_written(self, fact_ids: list[Any]) -> None:
         """Let the server write ``WRITTEN_AT`` on facts just inserted (inserts cannot)."""

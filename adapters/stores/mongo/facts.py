@@ -7,7 +7,7 @@ the same sentence at once both get the one stored fact back.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -20,21 +20,41 @@ from eden_memory.adapters.stores.mongo.documents import (
     key_filter,
 )
 from eden_memory.adapters.stores.mongo.errors import DuplicateKey
-from eden_memory.adapters.stores.mongo.spaces import SpaceMethods
+from eden_memory.adapters.stores.mongo.listing import Listing
+from eden_memory.adapters.stores.mongo.spaces import Space
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
-from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
-from eden_memory.ports.stores import Vector
+from eden_memory.domain.scopes import FACT_SCOPES, FactVisibility, Scope, ScopeKey
+from eden_memory.ports.stores import FactQuery, Vector
 
 NO_VECTOR = {"embedding": 0}
 KEY_FIELDS = {"agent_id": 1, "scope": 1, "user_id": 1}
 LABEL_FIELDS = {"embedding_model": 1, "embedding_dim": 1}
 
 
-class FactMethods(SpaceMethods):
-    ctx: MongoContext
+class MongoFacts:
+    """The ``FactStore`` on MongoDB."""
+
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
+        self._space = Space(ctx)
+        self._listing = Listing(ctx)
+
+    async def embedding_space(self) -> EmbeddingSpace | None:
+        return await self._space.current()
+
+    async def reembed_facts(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
+        await self._space.move(space, vectors)
+
+    async def list_facts(self, query: FactQuery) -> list[Fact]:
+        return await self._listing.list_facts(query)
+
+    async def recent_facts(
+        self, visibility: FactVisibility, since: datetime, limit: int
+    ) -> list[Fact]:
+        return await self._listing.recent_facts(visibility, since, limit)
 
     async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
         if len(facts) != len(vectors):
@@ -45,7 +65,7 @@ class FactMethods(SpaceMethods):
         for space, vector in zip(spaces, vectors, strict=True):
             space.check_vector(len(vector))
         for space in dict.fromkeys(spaces):
-            await self.claim_space(space)
+            await self._space.claim(space)
         documents = [fact_document(f, self.ctx.ids, v) for f, v in zip(facts, vectors, strict=True)]
         refused = await self.ctx.facts.insert_many(documents)
         stored = [
@@ -108,7 +128,7 @@ class FactMethods(SpaceMethods):
         if vector is not None:
             space = fact.embedding_space
             space.check_vector(len(vector))
-            await self.claim_space(space)
+            await self._space.claim(space)
         document = fact_document(fact, self.ctx.ids, vector)
         fact_id = document.pop("_id")
         before = await self.ctx.facts.find_one({"_id": fact_id}, {**KEY_FIELDS, **LABEL_FIELDS})

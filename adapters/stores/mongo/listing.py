@@ -38,8 +38,11 @@ def after_position(position: ListingPosition, record_id: str) -> list[dict[str, 
     return branches
 
 
-class ListingMethods:
-    ctx: MongoContext
+class Listing:
+    """Facts listed newest first: management pages and the context's recent facts."""
+
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
 
     async def list_facts(self, query: FactQuery) -> list[Fact]:
         if query.limit < 0 or query.offset < 0:

@@ -1,4 +1,4 @@
-"""How a MongoStore is laid out and behaves: collection names, index names, id mode.
+"""How the MongoDB store is laid out and behaves: collection names, index names, id mode.
 
 Plain frozen values, so the composition root can build them from settings and tests can
 build them by hand. Nothing here touches a server.
@@ -69,7 +69,7 @@ class SearchIndexNames:
 
 @dataclass(frozen=True)
 class MongoStoreOptions:
-    """Everything a MongoStore needs besides the database object.
+    """Everything the MongoDB store needs besides the database object.
 
     ``num_candidates_factor`` and ``max_num_candidates`` scale ``$vectorSearch``'s
     ``numCandidates`` with the limit (Atlas recommends at least 20 times the limit); both it

@@ -15,8 +15,11 @@ from eden_memory.adapters.stores.mongo.documents import key_filter, key_id
 from eden_memory.domain.scopes import FACT_SCOPES, ScopeKey
 
 
-class RevisionMethods:
-    ctx: MongoContext
+class MongoRevisions:
+    """The ``RevisionStore`` on MongoDB."""
+
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
 
     async def revisions(self, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
         if not keys:

@@ -18,13 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+from pymongo.errors import PyMongoError
+
 from eden_memory.adapters.stores.mongo import pipelines
+from eden_memory.adapters.stores.mongo.capabilities import AtlasSearch
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT
+from eden_memory.adapters.stores.mongo.errors import dimension_moved, translate
 from eden_memory.adapters.stores.mongo.keyword import atlas_query, bm25
-from eden_memory.adapters.stores.mongo.spaces import SpaceMethods
-from eden_memory.adapters.stores.mongo.text_index import TextIndexMethods
+from eden_memory.adapters.stores.mongo.spaces import Space
+from eden_memory.adapters.stores.mongo.text_index import TextIndex
 from eden_memory.adapters.stores.mongo.vectors import merged, top_k
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
 from eden_memory.domain.embedding_space import EmbeddingSpace
@@ -35,27 +39,36 @@ from eden_memory.domain.scopes import FactVisibility
 from eden_memory.ports.stores import Vector
 
 
-class SearchMethods(SpaceMethods, TextIndexMethods):
-    ctx: MongoContext
+class MongoRanking:
+    """The ``FactRanking`` on MongoDB; it holds what it learns of the deployment's Atlas
+    Search (``atlas``) and ``$text`` index (``text``), and forgets the first when the facts
+    move to another embedding space."""
+
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
+        self.atlas = AtlasSearch(ctx.options)
+        self.text = TextIndex(ctx)
+        self._space = Space(ctx)
+        ctx.on_space_moved(self.atlas.forget)
 
     @property
     def text_score_threshold(self) -> float:
         """Atlas's searchScore floor, or the fallback BM25's; both calibrated to 1.5."""
         opts = self.ctx.options
-        if self.ctx.atlas.ready:
+        if self.atlas.ready:
             return opts.atlas_text_threshold
         return opts.fallback_text_threshold
 
     async def semantic_ranking(
         self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
     ) -> list[Hit]:
-        stored = await self.embedding_space()
+        stored = await self._space.current()
         if stored is None or limit <= 0 or visibility.is_empty:
             return []
         stored.require_same(space)
         space.check_vector(len(vector))
         found = visible_active(visibility, self.ctx.ids, space.model)
-        if self.ctx.atlas.available is not False:
+        if self.atlas.available is not False:
             opts = self.ctx.options
             pipeline = pipelines.vector_search(
                 opts.search_indexes.vector,
@@ -64,7 +77,7 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
                 opts.vector_limit(limit),
                 opts.num_candidates(limit),
             )
-            documents = await self.ctx.search(pipeline, "$vectorSearch", space.dimension)
+            documents = await self._atlas_search(pipeline, "$vectorSearch", space.dimension)
             if documents is not None:
                 ranked = [(str(r.id), r.score) for r in atlas_ranking(documents, cosine=True)]
                 recent = await self._recently_written(vector, found, space, limit)
@@ -77,16 +90,39 @@ class SearchMethods(SpaceMethods, TextIndexMethods):
         query = atlas_query(text)
         if not query or limit <= 0 or visibility.is_empty:
             return []
-        if self.ctx.atlas.available is not False:
+        if self.atlas.available is not False:
             clauses = search_clauses(visibility, self.ctx.ids)
             index = self.ctx.options.search_indexes.text
             pipeline = pipelines.text_search(index, query, clauses, limit)
-            documents = await self.ctx.search(pipeline, "$search")
+            documents = await self._atlas_search(pipeline, "$search")
             if documents is not None:
                 return atlas_ranking(documents, cosine=False)
         found = visible_active(visibility, self.ctx.ids)
-        candidates, total = await self.keyword_candidates(text, found)
+        candidates, total = await self.text.candidates(text, found)
         return _ranked(bm25(text, candidates, total)[:limit])
+
+    async def _atlas_search(
+        self, pipeline: list[Document], what: str, dimension: int | None = None
+    ) -> list[Document] | None:
+        """Run an Atlas Search pipeline on facts; None when Atlas Search cannot answer.
+
+        Whether it can is settled by listing the search indexes (``AtlasSearch.usable``,
+        for vectors of ``dimension``), never by an error of the search itself: once listed,
+        a refusal is an error to report (code 8000 "... is not allowed or the syntax is
+        incorrect"), not a reason to stop searching for good. Overload and a lost search
+        process are retried first. One refusal is the exception: an index found rebuilding
+        for another dimension after all serves this search exactly and is asked again.
+        """
+        facts, driver = self.ctx.facts, self.ctx.driver
+        if not await self.atlas.usable(driver, facts.raw, dimension):
+            return None
+        try:
+            return await facts.retrying(lambda: driver.aggregate(facts.raw, pipeline))
+        except PyMongoError as error:
+            if dimension_moved(error):
+                self.atlas.forget()
+                return None
+            raise translate(error, f"{what} on {facts.name}") from error
 
     async def _exact_cosine(
         self, vector: Vector, found: Document, space: EmbeddingSpace, limit: int

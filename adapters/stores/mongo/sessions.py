@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from eden_memory.adapters.stores.mongo.claims import Claims
 from eden_memory.adapters.stores.mongo.codec import MICROS, bson_time, time_update
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
@@ -25,7 +26,7 @@ from eden_memory.adapters.stores.mongo.messages import (
 )
 from eden_memory.domain.errors import InvalidInputError, StoreError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
-from eden_memory.domain.models import SessionState
+from eden_memory.domain.models import Claim, Reflection, SessionState
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -37,8 +38,37 @@ LEAST_RECENT_FIRST = [("last_activity_at", 1), (f"{MICROS}.last_activity_at", 1)
 WITHOUT_PLAN = {"formation_plan": 0}
 
 
-class SessionMethods:
-    ctx: MongoContext
+class MongoSessions:
+    """The ``SessionStore`` on MongoDB: sessions and their messages here, claims in ``Claims``."""
+
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
+        self._claims = Claims(ctx)
+
+    async def claim_messages(
+        self,
+        agent_id: AgentId,
+        session_id: SessionId,
+        claim_id: str,
+        now: datetime,
+        ttl_seconds: float,
+        min_messages: int,
+        limit: int,
+    ) -> Claim | None:
+        return await self._claims.claim_messages(
+            agent_id, session_id, claim_id, now, ttl_seconds, min_messages, limit
+        )
+
+    async def save_plan(self, claim: Claim, plan: str) -> None:
+        await self._claims.save_plan(claim, plan)
+
+    async def complete_claim(
+        self, claim: Claim, reflections: Sequence[Reflection], now: datetime
+    ) -> None:
+        await self._claims.complete_claim(claim, reflections, now)
+
+    async def release_claim(self, claim: Claim) -> None:
+        await self._claims.release_claim(claim)
 
     async def record_messages(
         self, profile: SessionProfile, messages: Sequence[PendingMessage], now: datetime

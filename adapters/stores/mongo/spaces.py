@@ -19,16 +19,19 @@ from eden_memory.ports.stores import Vector
 SPACE_ID = "embedding_space"
 
 
-class SpaceMethods:
-    ctx: MongoContext
+class Space:
+    """The store's embedding space, read by facts and rankings alike."""
 
-    async def embedding_space(self) -> EmbeddingSpace | None:
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
+
+    async def current(self) -> EmbeddingSpace | None:
         found = await self.ctx.meta.find_one({"_id": SPACE_ID})
         if found is None:
             return None
         return EmbeddingSpace(str(found["model"]), int(found["dimension"]))
 
-    async def claim_space(self, space: EmbeddingSpace) -> None:
+    async def claim(self, space: EmbeddingSpace) -> None:
         """Make ``space`` the store's if it has none; refuse it if it has another."""
         try:
             found = await self.ctx.meta.find_one_and_update(
@@ -43,7 +46,7 @@ class SpaceMethods:
             raise StoreError("the embedding space could not be recorded")
         EmbeddingSpace(str(found["model"]), int(found["dimension"])).require_same(space)
 
-    async def reembed_facts(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
+    async def move(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
         for vector in vectors.values():
             space.check_vector(len(vector))
         moves = {self.ctx.ids.record(i, "fact id"): v for i, v in vectors.items()}
@@ -60,4 +63,4 @@ class SpaceMethods:
             }
             stamped = {"$set": moved, "$currentDate": {WRITTEN_AT: True}}
             await self.ctx.facts.update_one({"_id": fact_id}, stamped)
-        self.ctx.atlas.forget()  # a new dimension needs its index READY before $vectorSearch
+        self.ctx.space_moved()  # a new dimension needs its index READY before $vectorSearch

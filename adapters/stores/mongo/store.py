@@ -1,67 +1,42 @@
-"""MongoStore: the MemoryStore on MongoDB, Atlas or not.
+"""``mongo_stores``: the store on MongoDB, Atlas or not, as one small class per concern.
 
 Built from a database object the host or the container owns (PyMongo's
 ``AsyncMongoClient(...)[name]``, or a Motor database); the store never opens or closes a
-connection itself. Each concern lives in its own module; this class only assembles them.
+connection itself. The five concerns share one ``MongoContext`` (collections, codecs,
+options, what the server can do); none inherits another.
+
+Coordination across worker processes happens in the server (claims by
+``find_one_and_update``, compare-and-set on versions, ``$inc`` counters, unique indexes);
+the store keeps no locks. Search uses Atlas Vector Search and Atlas Search where the
+deployment has them and an exact scan elsewhere (see ``docs/atlas.md``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from eden_memory.adapters.stores.mongo.claims import ClaimMethods
-from eden_memory.adapters.stores.mongo.consolidated import ConsolidatedMethods
+from eden_memory.adapters.stores.mongo.buffers import MongoBuffers
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.facts import FactMethods
-from eden_memory.adapters.stores.mongo.index_setup import IndexReport, setup_indexes
-from eden_memory.adapters.stores.mongo.listing import ListingMethods
+from eden_memory.adapters.stores.mongo.facts import MongoFacts
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
-from eden_memory.adapters.stores.mongo.revisions import RevisionMethods
-from eden_memory.adapters.stores.mongo.search import SearchMethods
-from eden_memory.adapters.stores.mongo.sessions import SessionMethods
+from eden_memory.adapters.stores.mongo.revisions import MongoRevisions
+from eden_memory.adapters.stores.mongo.search import MongoRanking
+from eden_memory.adapters.stores.mongo.sessions import MongoSessions
+from eden_memory.ports.stores import Stores
 
 
-class MongoStore(
-    FactMethods,
-    ListingMethods,
-    SearchMethods,
-    ConsolidatedMethods,
-    SessionMethods,
-    ClaimMethods,
-    RevisionMethods,
-):
-    """Every port of ``ports.stores`` on one MongoDB database.
+def mongo_stores(database: Any, options: MongoStoreOptions | None = None) -> Stores:
+    """Every store port on one MongoDB database."""
+    ctx = MongoContext(database, options or MongoStoreOptions())
 
-    Coordination across worker processes happens in the server (claims by
-    ``find_one_and_update``, compare-and-set on versions, ``$inc`` counters, unique
-    indexes); the store keeps no locks. Search uses Atlas Vector Search and Atlas Search
-    where the deployment has them and an exact scan elsewhere (see ``docs/atlas.md``).
-    """
-
-    def __init__(self, database: Any, options: MongoStoreOptions | None = None) -> None:
-        self.ctx = MongoContext(database, options or MongoStoreOptions())
-
-    @property
-    def options(self) -> MongoStoreOptions:
-        return self.ctx.options
-
-    async def close(self) -> None:
+    async def close() -> None:
         """Nothing to release: the client belongs to whoever built the database object."""
 
-    async def setup_indexes(
-        self,
-        dimension: int,
-        *,
-        dry_run: bool = False,
-        wait: bool = True,
-        timeout_seconds: float = 600.0,
-    ) -> IndexReport:
-        """Create this store's indexes (see ``index_setup.setup_indexes``)."""
-        return await setup_indexes(
-            self.ctx.driver.database,
-            dimension,
-            options=self.ctx.options,
-            dry_run=dry_run,
-            wait=wait,
-            timeout_seconds=timeout_seconds,
-        )
+    return Stores(
+        facts=MongoFacts(ctx),
+        ranking=MongoRanking(ctx),
+        sessions=MongoSessions(ctx),
+        buffers=MongoBuffers(ctx),
+        revisions=MongoRevisions(ctx),
+        close=close,
+    )

@@ -34,13 +34,17 @@ def no_text_index(error: BaseException) -> bool:
     return isinstance(error, OperationFailure) and (error.code == 27 or "$text" in str(error))
 
 
-class TextIndexMethods:
-    ctx: MongoContext
+class TextIndex:
+    """Whether the server answers ``$text`` (None: not known yet), and the candidates it finds."""
 
-    async def keyword_candidates(self, text: str, found: Document) -> tuple[Candidates, int | None]:
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
+        self.available: bool | None = None
+
+    async def candidates(self, text: str, found: Document) -> tuple[Candidates, int | None]:
         """(id, content) of the candidates, and the visible total when they are a subset."""
         words = query_words(text)
-        if self.ctx.text_index is not False and not only_stop_words(words):
+        if self.available is not False and not only_stop_words(words):
             narrowed = await self._text_matches(" ".join(words), found)
             if narrowed is not None:
                 return narrowed, await self.ctx.facts.count(found)
@@ -56,7 +60,7 @@ class TextIndexMethods:
                 if isinstance(error, PyMongoError):
                     raise translate(error, "$text search") from error
                 raise
-            self.ctx.text_index = False
+            self.available = False
             return None
-        self.ctx.text_index = True
+        self.available = True
         return [(str(d["_id"]), str(d["content"])) for d in documents]

@@ -3,7 +3,7 @@
 Edits and merges (``update_fact`` with new text), retirement, deletion, erasure of a scope and
 imports (facts of any status added with their vectors) each change what keyword search must
 find. The texts share words on purpose: an index that removes an old text after adding the
-new one (the embedded store's bug before schema version 3) loses the shared word, or fails
+new one (the embedded stores's bug before schema version 3) loses the shared word, or fails
 outright, on the next search for it.
 """
 
@@ -19,15 +19,15 @@ from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, ScopeKey
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 from tests.contract.store.world import T0, U1, U2, A, Builder, StoreFactory, StoreFixtures, sees
 
 WORDS = ["hello", "world", "there", "kayak", "tea"]
 ALICE = sees(A, U1)
 
 
-async def found(store: MemoryStore, word: str, viewer: FactVisibility = ALICE) -> set[FactId]:
-    return {hit.id for hit in await store.keyword_ranking(word, viewer, 50)}
+async def found(stores: Stores, word: str, viewer: FactVisibility = ALICE) -> set[FactId]:
+    return {hit.id for hit in await stores.ranking.keyword_ranking(word, viewer, 50)}
 
 
 def texts() -> st.SearchStrategy[str]:
@@ -38,92 +38,90 @@ CHANGES = ["add", "edit", "retire", "delete"]
 
 
 async def change(
-    store: MemoryStore, build: Builder, live: dict[FactId, Fact], how: str, n: int, text: str
+    stores: Stores, build: Builder, live: dict[FactId, Fact], how: str, n: int, text: str
 ) -> None:
     """Add a fact or change the ``n``-th stored one (cyclically), and mirror it in ``live``."""
     if how == "add" or not live:
         fact = build.fact(text, user=U1, formed_at=T0 + timedelta(minutes=n))
-        [stored] = await store.add_facts([fact], [build.hashed(text)])
+        [stored] = await stores.facts.add_facts([fact], [build.hashed(text)])
         live[stored.id] = stored
         return
     target = sorted(live)[n % len(live)]
     fact = live[target]
     if how == "delete":
-        await store.delete_facts([target])
+        await stores.facts.delete_facts([target])
         del live[target]
     elif fact.is_active and how == "edit":
         revised = fact.revised(text, T0, space=build.space)
         # An edit into the text of another active fact is refused, and changes nothing.
         with contextlib.suppress(ConflictError):
-            live[target] = await store.update_fact(revised, build.hashed(text), fact.version)
+            live[target] = await stores.facts.update_fact(revised, build.hashed(text), fact.version)
     elif fact.is_active and how == "retire":
         retired = fact.retired(T0, "contradicted", None)
-        live[target] = await store.update_fact(retired, None, fact.version)
+        live[target] = await stores.facts.update_fact(retired, None, fact.version)
 
 
 class KeywordChangeContract(StoreFixtures):
     async def test_an_edit_that_keeps_a_word_is_found_by_each_of_its_words(
-        self, store: MemoryStore, build: Builder
+        self, stores: Stores, build: Builder
     ) -> None:
         fact = build.fact("hello world", user=U1)
-        await store.add_facts([fact], [build.axis(0)])
-        await store.update_fact(
+        await stores.facts.add_facts([fact], [build.axis(0)])
+        await stores.facts.update_fact(
             fact.revised("hello there", T0, space=build.space), build.axis(1), 1
         )
-        assert await found(store, "hello") == {fact.id}
-        assert await found(store, "there") == {fact.id}
-        assert await found(store, "world") == set()
+        assert await found(stores, "hello") == {fact.id}
+        assert await found(stores, "there") == {fact.id}
+        assert await found(stores, "world") == set()
 
     async def test_a_merge_into_a_fact_and_a_second_edit_keep_the_index_right(
-        self, store: MemoryStore, build: Builder
+        self, stores: Stores, build: Builder
     ) -> None:
         fact, other = build.fact("Alice drinks tea", user=U1), build.fact("tea is hot")
-        await store.add_facts([fact, other], [build.axis(0), build.axis(1)])
-        merged = await store.update_fact(
+        await stores.facts.add_facts([fact, other], [build.axis(0), build.axis(1)])
+        merged = await stores.facts.update_fact(
             fact.revised("Alice drinks green tea daily", T0, "merged", space=build.space),
             build.axis(2),
             1,
         )
-        await store.update_fact(
+        await stores.facts.update_fact(
             merged.revised("Alice drinks tea daily", T0, space=build.space), None, 2
         )
-        assert await found(store, "tea") == {fact.id, other.id}
-        assert await found(store, "daily") == {fact.id}
-        assert await found(store, "green") == set()
+        assert await found(stores, "tea") == {fact.id, other.id}
+        assert await found(stores, "daily") == {fact.id}
+        assert await found(stores, "green") == set()
 
     async def test_a_retired_fact_leaves_keyword_search_and_the_others_stay(
-        self, store: MemoryStore, build: Builder
+        self, stores: Stores, build: Builder
     ) -> None:
         old, new = build.fact("budget is fifty", user=U1), build.fact("budget is sixty", user=U1)
-        await store.add_facts([old, new], [build.axis(0), build.axis(1)])
-        await store.update_fact(old.retired(T0, "contradicted", new.id), None, 1)
-        assert await found(store, "budget") == {new.id}
-        assert await found(store, "fifty") == set()
+        await stores.facts.add_facts([old, new], [build.axis(0), build.axis(1)])
+        await stores.facts.update_fact(old.retired(T0, "contradicted", new.id), None, 1)
+        assert await found(stores, "budget") == {new.id}
+        assert await found(stores, "fifty") == set()
 
     async def test_deleted_and_erased_facts_leave_keyword_search(
-        self, store: MemoryStore, build: Builder
+        self, stores: Stores, build: Builder
     ) -> None:
         gone, alices, bobs = (
             build.fact("kayak trip"),
             build.fact("kayak is red", user=U1),
             build.fact("kayak is blue", user=U2),
         )
-        await store.add_facts([gone, alices, bobs], [build.axis(i) for i in range(3)])
-        await store.delete_facts([gone.id])
-        await store.delete_scope(ScopeKey.user(A, U1))
-        assert await found(store, "kayak") == set()
-        assert await found(store, "kayak", sees(A, U2)) == {bobs.id}
+        await stores.facts.add_facts([gone, alices, bobs], [build.axis(i) for i in range(3)])
+        await stores.facts.delete_facts([gone.id])
+        await stores.revisions.delete_scope(ScopeKey.user(A, U1))
+        assert await found(stores, "kayak") == set()
+        assert await found(stores, "kayak", sees(A, U2)) == {bobs.id}
 
-    async def test_imported_facts_are_found_by_status(
-        self, store: MemoryStore, build: Builder
-    ) -> None:
+    async def test_imported_facts_are_found_by_status(self, stores: Stores, build: Builder) -> None:
         edited = build.fact("hello world", user=U1).revised("hello there", T0, space=build.space)
         retired = build.fact("hello again", user=U1, status=FactStatus.RETIRED)
-        await store.add_facts([edited, retired], [build.axis(0), build.axis(1)])
-        assert await found(store, "hello") == {edited.id}
-        assert await found(store, "there") == {edited.id}
+        await stores.facts.add_facts([edited, retired], [build.axis(0), build.axis(1)])
+        assert await found(stores, "hello") == {edited.id}
+        assert await found(stores, "there") == {edited.id}
 
-    # Each example builds its own store through the factory; nothing is kept on ``self``.
+    # Each example builds its own stores through the factory; nothing is kept on ``self``.
     @settings(
         max_examples=20,
         deadline=None,
@@ -134,14 +132,14 @@ class KeywordChangeContract(StoreFixtures):
     )
     @given(steps=st.lists(st.tuples(st.sampled_from(CHANGES), texts()), max_size=12))
     async def test_after_any_changes_each_word_finds_exactly_the_active_facts_holding_it(
-        self, make_store: StoreFactory, build: Builder, steps: list[tuple[str, str]]
+        self, make_stores: StoreFactory, build: Builder, steps: list[tuple[str, str]]
     ) -> None:
-        store = await make_store()
+        stores = await make_stores()
         facts = [build.fact(text, user=U1) for text in ("hello world", "world tea", "tea")]
-        await store.add_facts(facts, [build.hashed(f.content) for f in facts])
+        await stores.facts.add_facts(facts, [build.hashed(f.content) for f in facts])
         live = {f.id: f for f in facts}
         for number, (how, text) in enumerate(steps):
-            await change(store, build, live, how, number, text)
+            await change(stores, build, live, how, number, text)
             for word in WORDS:
                 expected = {i for i, f in live.items() if f.is_active and word in f.content.split()}
-                assert await found(store, word) == expected, (how, text, word)
+                assert await found(stores, word) == expected, (how, text, word)

@@ -11,7 +11,7 @@ from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import BufferStore
 from tests.contract.store.world import S1, T0, U1, A, B, Builder, StoreFixtures
 
 USER_KEY = ScopeKey.user(A, U1)
@@ -31,158 +31,160 @@ def ids(reflections: list[Reflection]) -> list[str]:
 
 class ReflectionContract(StoreFixtures):
     async def test_a_reflection_is_stored_as_given(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Prefers short answers")
-        await store.add_reflections([reflection])
-        assert await store.get_reflection(reflection.id) == reflection
-        assert await store.get_reflection(ReflectionId("refl-unknown")) is None
+        await buffers.add_reflections([reflection])
+        assert await buffers.get_reflection(reflection.id) == reflection
+        assert await buffers.get_reflection(ReflectionId("refl-unknown")) is None
 
     async def test_adding_an_existing_id_changes_nothing(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Prefers short answers")
-        await store.add_reflections([reflection])
-        await store.add_reflections([reflection.evolve(content="Prefers long answers")])
-        assert await store.get_reflection(reflection.id) == reflection
-        assert len(await store.unabsorbed([USER_KEY])) == 1
+        await buffers.add_reflections([reflection])
+        await buffers.add_reflections([reflection.evolve(content="Prefers long answers")])
+        assert await buffers.get_reflection(reflection.id) == reflection
+        assert len(await buffers.unabsorbed([USER_KEY])) == 1
 
     async def test_unabsorbed_returns_the_buffers_of_the_keys_oldest_first(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         late = build.reflection(USER_KEY, "late", T0 + 2 * MINUTE)
         early = build.reflection(SESSION_KEY, "early", T0)
         middle = build.reflection(USER_KEY, "middle", T0 + MINUTE)
         elsewhere = build.reflection(ScopeKey.agent(A), "agent level", T0)
-        await store.add_reflections([late, early, middle, elsewhere])
-        found = await store.unabsorbed([USER_KEY, SESSION_KEY])
+        await buffers.add_reflections([late, early, middle, elsewhere])
+        found = await buffers.unabsorbed([USER_KEY, SESSION_KEY])
         assert ids(found) == ids([early, middle, late])
 
     async def test_list_reflections_of_an_agent_optionally_of_one_key(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         first = build.reflection(USER_KEY, "first", T0)
         second = build.reflection(SESSION_KEY, "second", T0 + MINUTE)
         absorbed = build.reflection(USER_KEY, "absorbed", T0 + 2 * MINUTE)
         foreign = build.reflection(ScopeKey.agent(B), "other agent", T0)
-        await store.add_reflections([first, second, absorbed, foreign])
-        await store.commit_consolidation(blob(USER_KEY, "merged", 1), 0, [absorbed.id], T0)
-        assert ids(await store.list_reflections(A)) == ids([first, second])
-        assert ids(await store.list_reflections(A, USER_KEY)) == [first.id]
-        everything = await store.list_reflections(A, include_absorbed=True)
+        await buffers.add_reflections([first, second, absorbed, foreign])
+        await buffers.commit_consolidation(blob(USER_KEY, "merged", 1), 0, [absorbed.id], T0)
+        assert ids(await buffers.list_reflections(A)) == ids([first, second])
+        assert ids(await buffers.list_reflections(A, USER_KEY)) == [first.id]
+        everything = await buffers.list_reflections(A, include_absorbed=True)
         assert ids(everything) == ids([first, second, absorbed])
 
     async def test_update_reflection_replaces_an_unabsorbed_one(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Likes jazz")
-        await store.add_reflections([reflection])
+        await buffers.add_reflections([reflection])
         edited = reflection.evolve(content="Likes jazz and blues")
-        assert await store.update_reflection(edited) == edited
-        assert await store.get_reflection(reflection.id) == edited
+        assert await buffers.update_reflection(edited) == edited
+        assert await buffers.get_reflection(reflection.id) == edited
 
     async def test_an_absorbed_reflection_cannot_be_edited(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Likes jazz")
-        await store.add_reflections([reflection])
-        await store.commit_consolidation(blob(USER_KEY, "Likes jazz", 1), 0, [reflection.id], T0)
+        await buffers.add_reflections([reflection])
+        await buffers.commit_consolidation(blob(USER_KEY, "Likes jazz", 1), 0, [reflection.id], T0)
         with pytest.raises(ConflictError):
-            await store.update_reflection(reflection.evolve(content="Likes rock"))
+            await buffers.update_reflection(reflection.evolve(content="Likes rock"))
 
     async def test_delete_reflections_removes_only_unabsorbed_ones(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         keep = build.reflection(USER_KEY, "absorbed")
         drop = build.reflection(USER_KEY, "buffered")
-        await store.add_reflections([keep, drop])
-        await store.commit_consolidation(blob(USER_KEY, "absorbed", 1), 0, [keep.id], T0)
-        assert await store.delete_reflections([keep.id, drop.id, ReflectionId("refl-x")]) == 1
-        assert await store.get_reflection(drop.id) is None
-        assert await store.get_reflection(keep.id) is not None
+        await buffers.add_reflections([keep, drop])
+        await buffers.commit_consolidation(blob(USER_KEY, "absorbed", 1), 0, [keep.id], T0)
+        assert await buffers.delete_reflections([keep.id, drop.id, ReflectionId("refl-x")]) == 1
+        assert await buffers.get_reflection(drop.id) is None
+        assert await buffers.get_reflection(keep.id) is not None
 
 
 class ConsolidationContract(StoreFixtures):
-    async def test_blobs_are_returned_only_for_keys_that_have_one(self, store: MemoryStore) -> None:
+    async def test_blobs_are_returned_only_for_keys_that_have_one(
+        self, buffers: BufferStore
+    ) -> None:
         memory = blob(USER_KEY, "Prefers short answers", 1)
-        assert await store.replace_consolidated(memory, None)
-        found = await store.get_consolidated([USER_KEY, SESSION_KEY])
+        assert await buffers.replace_consolidated(memory, None)
+        found = await buffers.get_consolidated([USER_KEY, SESSION_KEY])
         assert found == {USER_KEY: memory}
 
     async def test_a_commit_stores_the_blob_and_absorbs_exactly_the_given_reflections(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         taken = [build.reflection(USER_KEY, f"taken {n}", T0 + n * MINUTE) for n in range(2)]
         later = build.reflection(USER_KEY, "arrived during the consolidation", T0 + 5 * MINUTE)
-        await store.add_reflections([*taken, later])
+        await buffers.add_reflections([*taken, later])
         memory = blob(USER_KEY, "taken 0 and taken 1", 1)
         now = T0 + timedelta(hours=1)
-        assert await store.commit_consolidation(memory, 0, [r.id for r in taken], now)
-        assert await store.get_consolidated([USER_KEY]) == {USER_KEY: memory}
-        assert ids(await store.unabsorbed([USER_KEY])) == [later.id]
+        assert await buffers.commit_consolidation(memory, 0, [r.id for r in taken], now)
+        assert await buffers.get_consolidated([USER_KEY]) == {USER_KEY: memory}
+        assert ids(await buffers.unabsorbed([USER_KEY])) == [later.id]
         for reflection in taken:
-            stored = await store.get_reflection(reflection.id)
+            stored = await buffers.get_reflection(reflection.id)
             assert stored is not None
             assert (stored.absorbed, stored.absorbed_into_version) == (True, 1)
             assert stored.absorbed_at == now
 
     async def test_a_commit_from_a_stale_version_changes_nothing(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "buffered")
-        await store.add_reflections([reflection])
+        await buffers.add_reflections([reflection])
         current = blob(USER_KEY, "version one", 1)
-        await store.replace_consolidated(current, None)
+        await buffers.replace_consolidated(current, None)
         stale = blob(USER_KEY, "from version zero", 1)
-        assert not await store.commit_consolidation(stale, 0, [reflection.id], T0)
-        assert await store.get_consolidated([USER_KEY]) == {USER_KEY: current}
-        assert ids(await store.unabsorbed([USER_KEY])) == [reflection.id]
+        assert not await buffers.commit_consolidation(stale, 0, [reflection.id], T0)
+        assert await buffers.get_consolidated([USER_KEY]) == {USER_KEY: current}
+        assert ids(await buffers.unabsorbed([USER_KEY])) == [reflection.id]
 
     async def test_of_concurrent_commits_from_one_version_exactly_one_wins(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         buffer = [build.reflection(USER_KEY, f"note {n}", T0 + n * MINUTE) for n in range(4)]
-        await store.add_reflections(buffer)
+        await buffers.add_reflections(buffer)
         candidates = [blob(USER_KEY, f"merged by worker {w}", 1) for w in range(8)]
         results = await asyncio.gather(
-            *(store.commit_consolidation(c, 0, [r.id for r in buffer], T0) for c in candidates)
+            *(buffers.commit_consolidation(c, 0, [r.id for r in buffer], T0) for c in candidates)
         )
         assert results.count(True) == 1
         winner = candidates[results.index(True)]
-        assert await store.get_consolidated([USER_KEY]) == {USER_KEY: winner}
-        absorbed = await store.list_reflections(A, USER_KEY, include_absorbed=True)
+        assert await buffers.get_consolidated([USER_KEY]) == {USER_KEY: winner}
+        absorbed = await buffers.list_reflections(A, USER_KEY, include_absorbed=True)
         assert [(r.absorbed, r.absorbed_into_version) for r in absorbed] == [(True, 1)] * 4
 
     async def test_consecutive_commits_each_absorb_their_own_reflections(
-        self, store: MemoryStore, build: Builder
+        self, buffers: BufferStore, build: Builder
     ) -> None:
         first, second = build.reflection(USER_KEY, "first"), build.reflection(USER_KEY, "second")
-        await store.add_reflections([first])
-        assert await store.commit_consolidation(blob(USER_KEY, "v1", 1), 0, [first.id], T0)
-        await store.add_reflections([second])
-        assert await store.commit_consolidation(blob(USER_KEY, "v2", 2), 1, [second.id], T0)
+        await buffers.add_reflections([first])
+        assert await buffers.commit_consolidation(blob(USER_KEY, "v1", 1), 0, [first.id], T0)
+        await buffers.add_reflections([second])
+        assert await buffers.commit_consolidation(blob(USER_KEY, "v2", 2), 1, [second.id], T0)
         versions = [
             r.absorbed_into_version
-            for r in await store.list_reflections(A, USER_KEY, include_absorbed=True)
+            for r in await buffers.list_reflections(A, USER_KEY, include_absorbed=True)
         ]
         assert sorted(v for v in versions if v is not None) == [1, 2]
 
-    async def test_list_consolidated_returns_one_agents_blobs(self, store: MemoryStore) -> None:
+    async def test_list_consolidated_returns_one_agents_blobs(self, buffers: BufferStore) -> None:
         mine = [blob(USER_KEY, "user blob", 1), blob(SESSION_KEY, "session blob", 2)]
         for memory in [*mine, blob(ScopeKey.agent(B), "other agent", 1)]:
-            await store.replace_consolidated(memory, None)
-        found = await store.list_consolidated(A)
+            await buffers.replace_consolidated(memory, None)
+        found = await buffers.list_consolidated(A)
         assert sorted(found, key=lambda m: m.key) == sorted(mine, key=lambda m: m.key)
 
     async def test_replace_consolidated_with_and_without_expected_version(
-        self, store: MemoryStore
+        self, buffers: BufferStore
     ) -> None:
         v1, v2 = blob(USER_KEY, "written by a person", 1), blob(USER_KEY, "edited", 2)
-        assert await store.replace_consolidated(v1, None)
-        assert not await store.replace_consolidated(v2, expected_version=0)
-        assert await store.get_consolidated([USER_KEY]) == {USER_KEY: v1}
-        assert await store.replace_consolidated(v2, expected_version=1)
-        assert await store.get_consolidated([USER_KEY]) == {USER_KEY: v2}
+        assert await buffers.replace_consolidated(v1, None)
+        assert not await buffers.replace_consolidated(v2, expected_version=0)
+        assert await buffers.get_consolidated([USER_KEY]) == {USER_KEY: v1}
+        assert await buffers.replace_consolidated(v2, expected_version=1)
+        assert await buffers.get_consolidated([USER_KEY]) == {USER_KEY: v2}
         v9 = blob(USER_KEY, "imported", 9)
-        assert await store.replace_consolidated(v9, None)
-        assert await store.get_consolidated([USER_KEY]) == {USER_KEY: v9}
+        assert await buffers.replace_consolidated(v9, None)
+        assert await buffers.get_consolidated([USER_KEY]) == {USER_KEY: v9}

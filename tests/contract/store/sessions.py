@@ -8,7 +8,7 @@ import pytest
 
 from eden_memory.domain.ids import SessionId
 from eden_memory.domain.profile import SessionProfile
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import SessionStore
 from tests.contract.store.world import (
     S1,
     S2,
@@ -27,25 +27,25 @@ from tests.contract.store.world import (
 
 class SessionContract(StoreFixtures):
     async def test_recording_creates_the_session_with_its_pending_work(
-        self, store: MemoryStore
+        self, sessions: SessionStore
     ) -> None:
-        state = await store.record_messages(profile(users=(U1, U2)), messages(1, 3), T0)
+        state = await sessions.record_messages(profile(users=(U1, U2)), messages(1, 3), T0)
         assert (state.agent_id, state.session_id, state.user_ids) == (A, S1, (U1, U2))
         assert state.pending_messages == 3
         assert state.pending_tokens == pytest.approx(6.0)
         assert state.last_activity_at == T0
-        assert await store.get_session(A, S1) == state
-        assert await store.get_session(A, S2) is None
+        assert await sessions.get_session(A, S1) == state
+        assert await sessions.get_session(A, S2) is None
 
-    async def test_a_message_id_already_recorded_is_ignored(self, store: MemoryStore) -> None:
-        await store.record_messages(profile(), messages(1, 3), T0)
-        state = await store.record_messages(profile(), messages(2, 5), T0 + timedelta(minutes=1))
+    async def test_a_message_id_already_recorded_is_ignored(self, sessions: SessionStore) -> None:
+        await sessions.record_messages(profile(), messages(1, 3), T0)
+        state = await sessions.record_messages(profile(), messages(2, 5), T0 + timedelta(minutes=1))
         assert state.pending_messages == 5
         assert state.pending_tokens == pytest.approx(15.0)
         assert state.last_activity_at == T0 + timedelta(minutes=1)
 
-    async def test_every_turn_refreshes_the_profile(self, store: MemoryStore) -> None:
-        await store.record_messages(profile(users=(U1,)), messages(1, 1), T0)
+    async def test_every_turn_refreshes_the_profile(self, sessions: SessionStore) -> None:
+        await sessions.record_messages(profile(users=(U1,)), messages(1, 1), T0)
         changed = SessionProfile(
             agent_id=A,
             session_id=S1,
@@ -55,62 +55,64 @@ class SessionContract(StoreFixtures):
             memory_instructions="Remember birthdays.",
             premium=True,
         )
-        state = await store.record_messages(changed, messages(2, 2), T0)
+        state = await sessions.record_messages(changed, messages(2, 2), T0)
         assert state.user_ids == (U1, U2)
         assert not state.user_memory_enabled
         assert (state.memory_instructions, state.premium) == ("Remember birthdays.", True)
 
     async def test_cold_sessions_are_idle_with_enough_pending_messages(
-        self, store: MemoryStore
+        self, sessions: SessionStore
     ) -> None:
         quiet, busy, small = SessionId("quiet"), SessionId("busy"), SessionId("small")
-        await store.record_messages(profile(quiet), messages(1, 4), T0)
-        await store.record_messages(profile(small), messages(1, 2), T0)
-        await store.record_messages(profile(busy), messages(1, 4), T0 + timedelta(minutes=10))
-        cold = await store.cold_sessions(T0, min_messages=4, limit=10)
+        await sessions.record_messages(profile(quiet), messages(1, 4), T0)
+        await sessions.record_messages(profile(small), messages(1, 2), T0)
+        await sessions.record_messages(profile(busy), messages(1, 4), T0 + timedelta(minutes=10))
+        cold = await sessions.cold_sessions(T0, min_messages=4, limit=10)
         assert [s.session_id for s in cold] == [quiet]
-        later = await store.cold_sessions(T0 + timedelta(minutes=10), 4, limit=10)
+        later = await sessions.cold_sessions(T0 + timedelta(minutes=10), 4, limit=10)
         assert {s.session_id for s in later} == {quiet, busy}
-        assert len(await store.cold_sessions(T0 + timedelta(minutes=10), 4, limit=1)) == 1
-        formed = await claim(store, "worker-1", session=quiet)
+        assert len(await sessions.cold_sessions(T0 + timedelta(minutes=10), 4, limit=1)) == 1
+        formed = await claim(sessions, "worker-1", session=quiet)
         assert formed is not None
-        await store.complete_claim(formed, [], T0)
-        assert await store.cold_sessions(T0, 4, limit=10) == []
+        await sessions.complete_claim(formed, [], T0)
+        assert await sessions.cold_sessions(T0, 4, limit=10) == []
 
-    async def test_ending_a_session_stamps_it(self, store: MemoryStore) -> None:
-        await store.record_messages(profile(), messages(1, 1), T0)
-        ended = await store.end_session(A, S1, T0 + timedelta(hours=1))
+    async def test_ending_a_session_stamps_it(self, sessions: SessionStore) -> None:
+        await sessions.record_messages(profile(), messages(1, 1), T0)
+        ended = await sessions.end_session(A, S1, T0 + timedelta(hours=1))
         assert ended is not None
         assert ended.ended_at == T0 + timedelta(hours=1)
-        assert await store.end_session(A, S2, T0) is None
+        assert await sessions.end_session(A, S2, T0) is None
 
-    async def test_sessions_of_a_user_are_those_they_took_part_in(self, store: MemoryStore) -> None:
+    async def test_sessions_of_a_user_are_those_they_took_part_in(
+        self, sessions: SessionStore
+    ) -> None:
         group = SessionId("group")
-        await store.record_messages(profile(S1, (U1,)), messages(1, 1), T0)
-        await store.record_messages(profile(group, (U1, U2)), messages(1, 1), T0)
-        await store.record_messages(profile(S2, (U2,)), messages(1, 1), T0)
-        await store.record_messages(profile(S1, (U1,), agent=B), messages(1, 1), T0)
-        found = await store.sessions_of_user(A, U1)
+        await sessions.record_messages(profile(S1, (U1,)), messages(1, 1), T0)
+        await sessions.record_messages(profile(group, (U1, U2)), messages(1, 1), T0)
+        await sessions.record_messages(profile(S2, (U2,)), messages(1, 1), T0)
+        await sessions.record_messages(profile(S1, (U1,), agent=B), messages(1, 1), T0)
+        found = await sessions.sessions_of_user(A, U1)
         assert {(s.agent_id, s.session_id) for s in found} == {(A, S1), (A, group)}
 
     async def test_deleting_a_session_removes_its_messages_and_state(
-        self, store: MemoryStore
+        self, sessions: SessionStore
     ) -> None:
-        await store.record_messages(profile(S1), messages(1, 3), T0)
-        await store.record_messages(profile(S2), messages(1, 2), T0)
-        assert await store.delete_session(A, S1) == 3
-        assert await store.get_session(A, S1) is None
-        assert await store.delete_session(A, S1) == 0
-        assert claimed(await claim(store, "worker-1", session=S2)) == ["msg-1", "msg-2"]
+        await sessions.record_messages(profile(S1), messages(1, 3), T0)
+        await sessions.record_messages(profile(S2), messages(1, 2), T0)
+        assert await sessions.delete_session(A, S1) == 3
+        assert await sessions.get_session(A, S1) is None
+        assert await sessions.delete_session(A, S1) == 0
+        assert claimed(await claim(sessions, "worker-1", session=S2)) == ["msg-1", "msg-2"]
 
     async def test_deleting_an_authors_messages_spares_everyone_else(
-        self, store: MemoryStore
+        self, sessions: SessionStore
     ) -> None:
         mixed = [*messages(1, 2, author=U1), *messages(3, 4, author=U2)]
-        await store.record_messages(profile(S1, (U1, U2)), mixed, T0)
-        await store.record_messages(profile(S2), messages(1, 2, author=U1), T0)
-        await store.record_messages(profile(S1, agent=B), messages(1, 2, author=U1), T0)
-        assert await store.delete_messages_by_author(A, U1) == 4
-        assert claimed(await claim(store, "worker-1")) == ["msg-3", "msg-4"]
-        assert await claim(store, "worker-2", session=S2) is None
-        assert claimed(await claim(store, "worker-3", agent=B)) == ["msg-1", "msg-2"]
+        await sessions.record_messages(profile(S1, (U1, U2)), mixed, T0)
+        await sessions.record_messages(profile(S2), messages(1, 2, author=U1), T0)
+        await sessions.record_messages(profile(S1, agent=B), messages(1, 2, author=U1), T0)
+        assert await sessions.delete_messages_by_author(A, U1) == 4
+        assert claimed(await claim(sessions, "worker-1")) == ["msg-3", "msg-4"]
+        assert await claim(sessions, "worker-2", session=S2) is None
+        assert claimed(await claim(sessions, "worker-3", agent=B)) == ["msg-1", "msg-2"]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from eden_memory.domain.ids import AgentId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import Stores
 from tests.contract.store.world import T0, Builder, StoreFactory, StoreFixtures
 
 AGENTS = [AgentId("agent-a"), AgentId("agent-b"), AgentId("agent-c")]
@@ -65,7 +65,7 @@ def admitted(facts: list[Fact], viewer: FactVisibility) -> set[str]:
 
 
 class VisibilityContract(StoreFixtures):
-    # Both suppressed checks are safe here: each example builds its own store through the
+    # Both suppressed checks are safe here: each example builds its own stores through the
     # factory, and the test keeps no state on ``self`` (every adapter subclass runs it).
     @settings(
         max_examples=25,
@@ -83,54 +83,58 @@ class VisibilityContract(StoreFixtures):
     )
     async def test_searches_return_exactly_what_the_viewer_may_see(
         self,
-        make_store: StoreFactory,
+        make_stores: StoreFactory,
         build: Builder,
         specs: list[FactSpec],
         viewer: FactVisibility,
         word: str,
         limit: int,
     ) -> None:
-        store = await make_store()
+        stores = await make_stores()
         facts = build_world(build, specs)
-        await store.add_facts(facts, [build.hashed(f.content) for f in facts])
+        await stores.facts.add_facts(facts, [build.hashed(f.content) for f in facts])
         visible = admitted(facts, viewer)
         matching: set[str] = {f.id for f in facts if f.id in visible and f.content.startswith(word)}
-        await _check_semantic(store, build, viewer, visible, limit)
-        await _check_keyword(store, viewer, word, matching, limit)
-        await _check_recent(store, viewer, visible, limit)
+        await _check_semantic(stores, build, viewer, visible, limit)
+        await _check_keyword(stores, viewer, word, matching, limit)
+        await _check_recent(stores, viewer, visible, limit)
 
 
 async def _check_semantic(
-    store: MemoryStore, build: Builder, viewer: FactVisibility, visible: set[str], limit: int
+    stores: Stores, build: Builder, viewer: FactVisibility, visible: set[str], limit: int
 ) -> None:
     query = build.hashed("any query")
-    some = {h.id for h in await store.semantic_ranking(query, viewer, limit, space=build.space)}
+    some = {
+        h.id for h in await stores.ranking.semantic_ranking(query, viewer, limit, space=build.space)
+    }
     assert some <= visible
     assert len(some) == min(limit, len(visible))
     every = {
         h.id
-        for h in await store.semantic_ranking(query, viewer, len(visible) + 1, space=build.space)
+        for h in await stores.ranking.semantic_ranking(
+            query, viewer, len(visible) + 1, space=build.space
+        )
     }
     assert every == visible
 
 
 async def _check_keyword(
-    store: MemoryStore, viewer: FactVisibility, word: str, matching: set[str], limit: int
+    stores: Stores, viewer: FactVisibility, word: str, matching: set[str], limit: int
 ) -> None:
-    some = {h.id for h in await store.keyword_ranking(word, viewer, limit)}
+    some = {h.id for h in await stores.ranking.keyword_ranking(word, viewer, limit)}
     assert some <= matching
     assert len(some) == min(limit, len(matching))
-    every = {h.id for h in await store.keyword_ranking(word, viewer, len(matching) + 1)}
+    every = {h.id for h in await stores.ranking.keyword_ranking(word, viewer, len(matching) + 1)}
     assert every == matching
 
 
 async def _check_recent(
-    store: MemoryStore, viewer: FactVisibility, visible: set[str], limit: int
+    stores: Stores, viewer: FactVisibility, visible: set[str], limit: int
 ) -> None:
     since = T0 - timedelta(days=1)
-    some = await store.recent_facts(viewer, since, limit)
+    some = await stores.facts.recent_facts(viewer, since, limit)
     assert {f.id for f in some} <= visible
     assert len(some) == min(limit, len(visible))
     assert [f.formed_at for f in some] == sorted((f.formed_at for f in some), reverse=True)
-    every = await store.recent_facts(viewer, since, len(visible) + 1)
+    every = await stores.facts.recent_facts(viewer, since, len(visible) + 1)
     assert {f.id for f in every} == visible

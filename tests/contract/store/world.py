@@ -1,8 +1,10 @@
 """What every store contract test builds on: the adapter's fixture, fixed times, builders.
 
-An adapter provides exactly one thing, the ``make_store`` fixture: a factory that returns a
-new, empty ``MemoryStore`` on every call (several per test, for property tests) and cleans
-up after the test. Everything else the suite builds itself, through the port only.
+An adapter provides exactly one thing, the ``make_stores`` fixture: a factory that returns a
+new, empty store as a ``Stores`` on every call (several per test, for property tests) and
+cleans up after the test. Each test takes the fields it uses (``facts``, ``ranking``,
+``sessions``, ``buffers``, ``revisions``: fixtures of one ``Stores``), or ``stores`` itself;
+everything else the suite builds itself, through the ports only.
 """
 
 from __future__ import annotations
@@ -22,9 +24,17 @@ from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, Ses
 from eden_memory.domain.models import Claim, Fact, FactStatus, Message, Reflection, Role
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import MemoryStore, PendingMessage
+from eden_memory.ports.stores import (
+    BufferStore,
+    FactRanking,
+    FactStore,
+    PendingMessage,
+    RevisionStore,
+    SessionStore,
+    Stores,
+)
 
-StoreFactory = Callable[[], Awaitable[MemoryStore]]
+StoreFactory = Callable[[], Awaitable[Stores]]
 
 # Whole seconds: every store keeps at least millisecond precision.
 T0 = datetime(2026, 1, 15, 12, 0, 0, tzinfo=UTC)
@@ -155,7 +165,7 @@ def claimed(claim: Claim | None) -> list[str]:
 
 
 async def claim(
-    store: MemoryStore,
+    sessions: SessionStore,
     claim_id: str,
     *,
     at: timedelta = timedelta(0),
@@ -165,22 +175,44 @@ async def claim(
     limit: int = 100,
 ) -> Claim | None:
     """Claim session S1 of agent A at ``T0 + at``, with the suite's TTL unless told otherwise."""
-    return await store.claim_messages(agent, session, claim_id, T0 + at, TTL, min_messages, limit)
+    return await sessions.claim_messages(
+        agent, session, claim_id, T0 + at, TTL, min_messages, limit
+    )
 
 
 class StoreFixtures:
-    """The adapter-specific part of the suite: override ``make_store``; the rest is given."""
+    """The adapter-specific part of the suite: override ``make_stores``; the rest is given."""
 
     # Small vectors keep the suite fast; adapters with fixed-size indexes build them for it.
     embedding_dimension: ClassVar[int] = 8
 
     @pytest.fixture
-    def make_store(self) -> StoreFactory:
-        raise NotImplementedError("a store contract subclass must provide `make_store`")
+    def make_stores(self) -> StoreFactory:
+        raise NotImplementedError("a store contract subclass must provide `make_stores`")
 
     @pytest.fixture
-    async def store(self, make_store: StoreFactory) -> MemoryStore:
-        return await make_store()
+    async def stores(self, make_stores: StoreFactory) -> Stores:
+        return await make_stores()
+
+    @pytest.fixture
+    def facts(self, stores: Stores) -> FactStore:
+        return stores.facts
+
+    @pytest.fixture
+    def ranking(self, stores: Stores) -> FactRanking:
+        return stores.ranking
+
+    @pytest.fixture
+    def sessions(self, stores: Stores) -> SessionStore:
+        return stores.sessions
+
+    @pytest.fixture
+    def buffers(self, stores: Stores) -> BufferStore:
+        return stores.buffers
+
+    @pytest.fixture
+    def revisions(self, stores: Stores) -> RevisionStore:
+        return stores.revisions
 
     @pytest.fixture
     def space(self) -> EmbeddingSpace:

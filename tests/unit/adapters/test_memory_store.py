@@ -1,4 +1,4 @@
-"""InMemoryStore's extras: fault injection, private copies, and its BM25 ranking."""
+"""The in-memory store's extras: fault injection, private copies, and its BM25 ranking."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from eden_memory.adapters.stores.memory import InMemoryStore
-from eden_memory.adapters.stores.memory.ranking import bm25, words
+from eden_memory.adapters.stores.memory import fail_next, memory_stores
+from eden_memory.adapters.stores.memory.bm25 import bm25, words
 from eden_memory.domain.errors import StoreUnavailableError
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import MemoryStore
+from eden_memory.ports.stores import FactRanking
 
 T0 = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
 AGENT = AgentId("agent-a")
@@ -33,61 +33,63 @@ def fact(content: str, n: int = 0) -> Fact:
     )
 
 
-def test_it_is_a_memory_store() -> None:
-    store: MemoryStore = InMemoryStore()
-    assert store.text_score_threshold == 0.0
+def test_its_keyword_floor_is_zero() -> None:
+    ranking: FactRanking = memory_stores().ranking
+    assert ranking.text_score_threshold == 0.0
 
 
 async def test_fail_next_fails_one_call_then_the_method_works_again() -> None:
-    store = InMemoryStore()
-    store.fail_next("add_facts", StoreUnavailableError("connection reset"))
+    store = memory_stores()
+    fail_next(store, "add_facts", StoreUnavailableError("connection reset"))
     with pytest.raises(StoreUnavailableError):
-        await store.add_facts([fact("a")], [[1.0, 0.0]])
-    assert await store.count_facts(ScopeKey.agent(AGENT)) == 0
-    assert await store.add_facts([fact("a")], [[1.0, 0.0]]) == [fact("a")]
+        await store.facts.add_facts([fact("a")], [[1.0, 0.0]])
+    assert await store.facts.count_facts(ScopeKey.agent(AGENT)) == 0
+    assert await store.facts.add_facts([fact("a")], [[1.0, 0.0]]) == [fact("a")]
 
 
 async def test_failures_queue_up() -> None:
-    store = InMemoryStore()
-    store.fail_next("get_facts", StoreUnavailableError("first"))
-    store.fail_next("get_facts", StoreUnavailableError("second"))
+    store = memory_stores()
+    fail_next(store, "get_facts", StoreUnavailableError("first"))
+    fail_next(store, "get_facts", StoreUnavailableError("second"))
     for expected in ("first", "second"):
         with pytest.raises(StoreUnavailableError, match=expected):
-            await store.get_facts([])
-    assert await store.get_facts([]) == []
+            await store.facts.get_facts([])
+    assert await store.facts.get_facts([]) == []
 
 
 async def test_a_failure_after_the_work_leaves_the_change_in_place() -> None:
-    store = InMemoryStore()
-    store.fail_next("add_facts", StoreUnavailableError("ack lost"), after=True)
+    store = memory_stores()
+    fail_next(store, "add_facts", StoreUnavailableError("ack lost"), after=True)
     with pytest.raises(StoreUnavailableError):
-        await store.add_facts([fact("a")], [[1.0, 0.0]])
-    assert await store.count_facts(ScopeKey.agent(AGENT)) == 1
+        await store.facts.add_facts([fact("a")], [[1.0, 0.0]])
+    assert await store.facts.count_facts(ScopeKey.agent(AGENT)) == 1
 
 
 def test_only_async_methods_can_be_made_to_fail() -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     with pytest.raises(ValueError, match="add_fact"):
-        store.fail_next("add_fact", RuntimeError())
-    with pytest.raises(ValueError, match="fail_next"):
-        store.fail_next("fail_next", RuntimeError())
+        fail_next(store, "add_fact", RuntimeError())
+    with pytest.raises(ValueError, match="text_score_threshold"):
+        fail_next(store, "text_score_threshold", RuntimeError())
 
 
 async def test_vectors_are_private_copies() -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     given = [1.0, 0.0]
-    await store.add_facts([fact("a")], [given])
+    await store.facts.add_facts([fact("a")], [given])
     given[0] = 99.0
-    returned = await store.get_vectors([FactId("fact-0")])
+    returned = await store.facts.get_vectors([FactId("fact-0")])
     returned[FactId("fact-0")][1] = 99.0
-    assert await store.get_vectors([FactId("fact-0")]) == {FactId("fact-0"): [1.0, 0.0]}
+    assert await store.facts.get_vectors([FactId("fact-0")]) == {FactId("fact-0"): [1.0, 0.0]}
 
 
 async def test_keyword_ranking_scores_are_bm25() -> None:
-    store = InMemoryStore()
+    store = memory_stores()
     texts = ["Acme hired John", "Acme Acme builds rockets", "Bob sells bikes"]
-    await store.add_facts([fact(t, n) for n, t in enumerate(texts)], [[1.0, 0.0]] * len(texts))
-    hits = await store.keyword_ranking("acme", SEES_AGENT, 10)
+    await store.facts.add_facts(
+        [fact(t, n) for n, t in enumerate(texts)], [[1.0, 0.0]] * len(texts)
+    )
+    hits = await store.ranking.keyword_ranking("acme", SEES_AGENT, 10)
     expected = bm25("acme", {f"fact-{n}": t for n, t in enumerate(texts)})
     assert {h.id: h.score for h in hits} == pytest.approx(expected)
 

@@ -5,18 +5,32 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from eden_memory import testing
-from eden_memory.ports import LLM, Clock, Embedder, MemoryStore
+from eden_memory.ports import (
+    LLM,
+    BufferStore,
+    Clock,
+    Embedder,
+    FactRanking,
+    FactStore,
+    RevisionStore,
+    SessionStore,
+)
 
 
 def test_the_fakes_fill_every_port() -> None:
-    store: MemoryStore = testing.InMemoryStore()
+    stores = testing.memory_stores()
+    facts: FactStore = stores.facts
+    ranking: FactRanking = stores.ranking
+    sessions: SessionStore = stores.sessions
+    buffers: BufferStore = stores.buffers
+    revisions: RevisionStore = stores.revisions
     embedders: list[Embedder] = [testing.FakeEmbedder(), testing.KeywordEmbedder()]
     llm: LLM = testing.ScriptedLLM([])
     clocks: list[Clock] = [
         testing.FakeClock(datetime(2026, 1, 1, tzinfo=UTC)),
         testing.SystemClock(),
     ]
-    assert all([store, *embedders, llm, *clocks])
+    assert all([facts, ranking, sessions, buffers, revisions, *embedders, llm, *clocks])
 
 
 def test_everything_exported_exists() -> None:

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, cast
 
 from mongomock_motor import AsyncMongoMockClient
 
-from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions
+from eden_memory.adapters.stores.mongo import (
+    MongoBuffers,
+    MongoFacts,
+    MongoRanking,
+    MongoRevisions,
+    MongoSessions,
+    MongoStoreOptions,
+    mongo_stores,
+)
+from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
@@ -50,5 +62,33 @@ def axis(i: int) -> list[float]:
     return vector
 
 
-def mongomock_store(options: MongoStoreOptions | None = None) -> MongoStore:
-    return MongoStore(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"], options)
+@dataclass(frozen=True)
+class MongoParts:
+    """A MongoDB store's concerns as the adapter's own classes, for tests of its internals."""
+
+    facts: MongoFacts
+    ranking: MongoRanking
+    sessions: MongoSessions
+    buffers: MongoBuffers
+    revisions: MongoRevisions
+    close: Callable[[], Awaitable[None]]
+
+    @property
+    def ctx(self) -> MongoContext:
+        return self.facts.ctx
+
+
+def mongo_parts(database: Any, options: MongoStoreOptions | None = None) -> MongoParts:
+    stores = mongo_stores(database, options)
+    return MongoParts(
+        cast(MongoFacts, stores.facts),
+        cast(MongoRanking, stores.ranking),
+        cast(MongoSessions, stores.sessions),
+        cast(MongoBuffers, stores.buffers),
+        cast(MongoRevisions, stores.revisions),
+        stores.close,
+    )
+
+
+def mongomock_store(options: MongoStoreOptions | None = None) -> MongoParts:
+    return mongo_parts(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"], options)

@@ -50,8 +50,8 @@ async def test_facts_with_microseconds_round_trip_and_order_exactly() -> None:
         fact("first", formed_at=base),
         fact("second", formed_at=base + timedelta(microseconds=500)),
     )
-    await store.add_facts([first, second], [axis(0), axis(1)])
-    assert await store.get_facts([first.id, second.id]) == [first, second]
+    await store.facts.add_facts([first, second], [axis(0), axis(1)])
+    assert await store.facts.get_facts([first.id, second.id]) == [first, second]
     viewer = FactVisibility(A, None, frozenset({Scope.AGENT}))
-    assert await store.recent_facts(viewer, base, 5) == [second, first]
-    assert await store.recent_facts(viewer, base + timedelta(microseconds=1), 5) == [second]
+    assert await store.facts.recent_facts(viewer, base, 5) == [second, first]
+    assert await store.facts.recent_facts(viewer, base + timedelta(microseconds=1), 5) == [second]

@@ -9,10 +9,9 @@ import pytest
 from mongomock_motor import AsyncMongoMockClient
 from pymongo import AsyncMongoClient
 
-from eden_memory.adapters.stores.mongo import MongoStore
 from eden_memory.adapters.stores.mongo.compat import Driver
 from eden_memory.domain.ids import SessionId
-from tests.unit.adapters.mongo.builders import T0, A, axis, fact, mongomock_store
+from tests.unit.adapters.mongo.builders import T0, A, axis, fact, mongo_parts, mongomock_store
 
 
 async def _exercise(driver: Driver) -> None:
@@ -47,23 +46,23 @@ async def test_motor_is_recognised_and_not_awaited_where_it_returns_cursors() ->
 
 async def test_the_store_closes_nothing_it_does_not_own(wire_uri: str) -> None:
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(wire_uri)
-    store = MongoStore(client[f"eden_{uuid.uuid4().hex}"])
+    store = mongo_parts(client[f"eden_{uuid.uuid4().hex}"])
     await store.close()
     kept = fact("still reachable")
-    await store.add_facts([kept], [axis(0)])
-    assert await store.get_facts([kept.id]) == [kept]
+    await store.facts.add_facts([kept], [axis(0)])
+    assert await store.facts.get_facts([kept.id]) == [kept]
     assert store.ctx.transactions is None  # no multi-write call ran yet
     await client.close()
 
 
 async def test_transactions_are_used_where_the_server_has_them(wire_uri: str) -> None:
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(wire_uri)
-    on_server = MongoStore(client[f"eden_{uuid.uuid4().hex}"])
+    on_server = mongo_parts(client[f"eden_{uuid.uuid4().hex}"])
     on_mock = mongomock_store()
     try:
         for store in (on_server, on_mock):
-            await store.end_session(A, SessionId("s"), T0)
-            await store.delete_session(A, SessionId("s"))
+            await store.sessions.end_session(A, SessionId("s"), T0)
+            await store.sessions.delete_session(A, SessionId("s"))
         assert on_server.ctx.transactions is True
         assert on_mock.ctx.transactions is False
     finally:

@@ -165,7 +165,7 @@ async def test_a_new_embedding_dimension_updates_the_vector_index_in_place() -> 
 async def test_a_store_creates_its_regular_indexes_on_first_use_unless_told_not_to() -> None:
     for ensure, expected in ((True, True), (False, False)):
         store = mongomock_store(MongoStoreOptions(ensure_indexes=ensure))
-        await store.add_facts([fact("Alice likes tea")], [axis(0)])
+        await store.facts.add_facts([fact("Alice likes tea")], [axis(0)])
         facts = store.ctx.driver.database["memory2_facts"]
         names = {i["name"] for i in await store.ctx.driver.list_indexes(facts)}
         assert ("fact_active_hash" in names) is expected

@@ -7,13 +7,22 @@ from typing import Any
 import pytest
 from pymongo.errors import OperationFailure
 
-from eden_memory.adapters.stores.mongo import MongoStore, MongoStoreOptions, pipelines
+from eden_memory.adapters.stores.mongo import MongoStoreOptions, pipelines
 from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.options import IdMode, SearchIndexNames
 from eden_memory.adapters.stores.mongo.visibility import search_clauses, visible_active
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
-from tests.unit.adapters.mongo.builders import MODEL, SPACE, U1, A, axis, fact
+from tests.unit.adapters.mongo.builders import (
+    MODEL,
+    SPACE,
+    U1,
+    A,
+    MongoParts,
+    axis,
+    fact,
+    mongo_parts,
+)
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
 Doc = dict[str, Any]
@@ -124,19 +133,19 @@ def test_atlas_cosine_scores_are_turned_back_into_cosine() -> None:
     assert pipelines.cosine_from_atlas(0.5) == 0.0
 
 
-async def _atlas_store(options: MongoStoreOptions | None = None) -> tuple[MongoStore, Atlas]:
+async def _atlas_store(options: MongoStoreOptions | None = None) -> tuple[MongoParts, Atlas]:
     atlas = Atlas()
     names = SearchIndexNames()
     atlas.ready(names.vector, names.text)
-    return MongoStore(FakeAtlasDatabase(atlas), options), atlas
+    return mongo_parts(FakeAtlasDatabase(atlas), options), atlas
 
 
 async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -> None:
     store, atlas = await _atlas_store(MongoStoreOptions(index_lag_seconds=0))  # Atlas alone
     near = fact("near", user=U1)
-    await store.add_facts([near], [axis(0)])
+    await store.facts.add_facts([near], [axis(0)])
     atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
-    ranking = await store.semantic_ranking(axis(0), VISIBLE, 10, space=SPACE)
+    ranking = await store.ranking.semantic_ranking(axis(0), VISIBLE, 10, space=SPACE)
     assert atlas.pipelines == [VECTOR_GOLDEN]
     assert [r.id for r in ranking] == [near.id]
     assert ranking[0].score == pytest.approx(0.8)
@@ -145,12 +154,12 @@ async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -
 async def test_the_store_sends_the_golden_text_pipeline_and_keeps_search_scores() -> None:
     store, atlas = await _atlas_store()
     tea = fact("Alice drinks green tea", user=U1)
-    await store.add_facts([tea], [axis(0)])
+    await store.facts.add_facts([tea], [axis(0)])
     atlas.answers["$search"] = [(tea.id, 2.5)]
-    ranking = await store.keyword_ranking("green tea", VISIBLE, 10)
+    ranking = await store.ranking.keyword_ranking("green tea", VISIBLE, 10)
     assert atlas.pipelines == [TEXT_GOLDEN]
     assert ranking == [Hit(tea.id, 2.5)]
-    assert store.text_score_threshold == 1.5
+    assert store.ranking.text_score_threshold == 1.5
 
 
 def test_a_larger_max_num_candidates_still_stays_within_atlas_s_ceiling() -> None:
@@ -162,9 +171,9 @@ def test_a_larger_max_num_candidates_still_stays_within_atlas_s_ceiling() -> Non
 async def test_a_limit_past_the_ceiling_is_asked_as_the_ceiling_and_atlas_accepts_it() -> None:
     store, atlas = await _atlas_store()
     near = fact("near", user=U1)
-    await store.add_facts([near], [axis(0)])
+    await store.facts.add_facts([near], [axis(0)])
     atlas.answers["$vectorSearch"] = [(near.id, 0.9)]
-    ranking = await store.semantic_ranking(axis(0), VISIBLE, 25_000, space=SPACE)
+    ranking = await store.ranking.semantic_ranking(axis(0), VISIBLE, 25_000, space=SPACE)
     assert [r.id for r in ranking] == [near.id]
     sent = atlas.pipelines[0][0]["$vectorSearch"]
     assert (sent["numCandidates"], sent["limit"]) == (10_000, 10_000)
@@ -172,7 +181,7 @@ async def test_a_limit_past_the_ceiling_is_asked_as_the_ceiling_and_atlas_accept
 
 async def test_the_fake_atlas_refuses_what_atlas_refuses() -> None:
     store, _ = await _atlas_store()
-    await store.add_facts([fact("near", user=U1)], [axis(0)])
+    await store.facts.add_facts([fact("near", user=U1)], [axis(0)])
     found = visible_active(VISIBLE, IDS, MODEL)
     too_many = pipelines.vector_search("memory2_fact_vector", axis(0), found, 20, 20_000)
     with pytest.raises(OperationFailure, match="numCandidates"):
@@ -182,11 +191,11 @@ async def test_the_fake_atlas_refuses_what_atlas_refuses() -> None:
 async def test_exact_vector_search_sends_exact_true_and_no_candidates() -> None:
     store, atlas = await _atlas_store(MongoStoreOptions(exact_vector_search=True))
     near = fact("near", user=U1)
-    await store.add_facts([near], [axis(0)])
+    await store.facts.add_facts([near], [axis(0)])
     atlas.answers["$vectorSearch"] = [(near.id, 1.0)]
-    assert [r.id for r in await store.semantic_ranking(axis(0), VISIBLE, 10, space=SPACE)] == [
-        near.id
-    ]
+    assert [
+        r.id for r in await store.ranking.semantic_ranking(axis(0), VISIBLE, 10, space=SPACE)
+    ] == [near.id]
     sent = atlas.pipelines[0][0]["$vectorSearch"]
     assert sent["exact"] is True
     assert "numCandidates" not in sent

@@ -9,14 +9,14 @@ import pytest
 from pymongo import AsyncMongoClient
 from pymongo.errors import AutoReconnect, PyMongoError, ServerSelectionTimeoutError
 
-from eden_memory.adapters.stores.mongo import MongoStore, setup_indexes
+from eden_memory.adapters.stores.mongo import setup_indexes
 from eden_memory.adapters.stores.mongo.compat import Driver
 from eden_memory.adapters.stores.mongo.gateway import Gateway
 from eden_memory.domain.errors import StoreUnavailableError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.scopes import FactVisibility, Scope
 from tests.unit.adapters.mongo import wire_server
-from tests.unit.adapters.mongo.builders import SPACE, T0, A, axis, fact
+from tests.unit.adapters.mongo.builders import SPACE, T0, A, axis, fact, mongo_parts
 from tests.unit.adapters.mongo.fake_atlas import Atlas, FakeAtlasDatabase
 
 Client = AsyncMongoClient[dict[str, object]]
@@ -38,14 +38,14 @@ async def nowhere() -> AsyncIterator[Client]:
 
 
 async def test_reads_and_writes_against_a_closed_port_are_unavailable(nowhere: Client) -> None:
-    store = MongoStore(nowhere["eden"])
+    store = mongo_parts(nowhere["eden"])
     viewer = FactVisibility(A, None, frozenset({Scope.AGENT}))
     for call in (
-        store.get_facts([FactId("fact-1")]),
-        store.add_facts([fact("Alice likes tea")], [axis(0)]),
-        store.semantic_ranking(axis(0), viewer, 5, space=SPACE),
-        store.keyword_ranking("tea", viewer, 5),
-        store.recent_facts(viewer, T0, 5),
+        store.facts.get_facts([FactId("fact-1")]),
+        store.facts.add_facts([fact("Alice likes tea")], [axis(0)]),
+        store.ranking.semantic_ranking(axis(0), viewer, 5, space=SPACE),
+        store.ranking.keyword_ranking("tea", viewer, 5),
+        store.facts.recent_facts(viewer, T0, 5),
     ):
         with pytest.raises(StoreUnavailableError) as raised:
             await call
@@ -61,13 +61,13 @@ async def test_index_setup_against_a_closed_port_is_unavailable(nowhere: Client)
 async def test_a_server_that_goes_away_mid_session_is_unavailable() -> None:
     with wire_server.wire_server() as uri:
         client: Client = AsyncMongoClient(uri.replace("5000", "300"))
-        store = MongoStore(client["eden"])
+        store = mongo_parts(client["eden"])
         kept = fact("Alice likes tea")
-        await store.add_facts([kept], [axis(0)])
-        assert await store.get_facts([kept.id]) == [kept]
+        await store.facts.add_facts([kept], [axis(0)])
+        assert await store.facts.get_facts([kept.id]) == [kept]
     try:
         with pytest.raises(StoreUnavailableError):
-            await store.get_facts([kept.id])
+            await store.facts.get_facts([kept.id])
     finally:
         await client.close()
 

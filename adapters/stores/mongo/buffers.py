@@ -1,4 +1,13 @@
-"""Consolidated blobs: one per scope key, replaced only by compare-and-set on ``version``.
+"""Reflections and consolidated blobs: a scope key's buffer, and the blob consolidations
+absorb it into.
+
+Reflections: the buffer of one scope key, until a consolidation absorbs them.
+
+Buffering (``buffering.buffer``, shared with a completing claim) is an upsert with
+``$setOnInsert`` on the reflection's id, so adding the same reflection twice (a retried
+formation) changes nothing and never raises, even inside a transaction.
+
+Blobs: one per scope key, replaced only by compare-and-set on ``version``.
 
 The blob's ``_id`` is its scope key, and ``consolidated_key`` is a unique index on the key
 fields (shard-key prefixed, so it holds on a sharded cluster too). A commit for version
@@ -13,6 +22,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from eden_memory.adapters.stores.mongo.buffering import buffer
 from eden_memory.adapters.stores.mongo.codec import MICROS, time_update
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import (
@@ -20,16 +30,87 @@ from eden_memory.adapters.stores.mongo.documents import (
     blob_from_document,
     key_filter,
     key_id,
+    reflection_document,
+    reflection_from_document,
 )
 from eden_memory.adapters.stores.mongo.errors import DuplicateKey
-from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
 from eden_memory.domain.ids import AgentId, ReflectionId
-from eden_memory.domain.models import ConsolidatedMemory
+from eden_memory.domain.models import ConsolidatedMemory, Reflection
 from eden_memory.domain.scopes import ScopeKey
 
+OLDEST_FIRST = [
+    ("formed_at", 1),
+    (f"{MICROS}.formed_at", 1),
+    ("created_at", 1),
+    (f"{MICROS}.created_at", 1),
+    ("_id", 1),
+]
 
-class ConsolidatedMethods:
-    ctx: MongoContext
+
+class MongoBuffers:
+    """The ``BufferStore`` on MongoDB: reflections, and the blobs they are absorbed into."""
+
+    def __init__(self, ctx: MongoContext) -> None:
+        self.ctx = ctx
+
+    async def add_reflections(self, reflections: Sequence[Reflection]) -> None:
+        await buffer(self.ctx, reflections)
+
+    async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None:
+        wanted = self.ctx.ids.record(reflection_id, "reflection id")
+        found = await self.ctx.reflections.find_one({"_id": wanted})
+        return None if found is None else reflection_from_document(found, self.ctx.ids)
+
+    async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
+        if not keys:
+            return []
+        owners = [key_filter(k, self.ctx.ids) for k in dict.fromkeys(keys)]
+        query = {"$or": owners, "absorbed": False}
+        found = await self.ctx.reflections.find(query, sort=OLDEST_FIRST)
+        return [reflection_from_document(d, self.ctx.ids) for d in found]
+
+    async def list_reflections(
+        self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
+    ) -> list[Reflection]:
+        query: dict[str, Any] = {"agent_id": self.ctx.ids.owner(agent_id, "agent_id")}
+        if key is not None:
+            if key.agent_id != agent_id:
+                return []
+            query.update(key_filter(key, self.ctx.ids))
+        if not include_absorbed:
+            query["absorbed"] = False
+        found = await self.ctx.reflections.find(query, sort=OLDEST_FIRST)
+        return [reflection_from_document(d, self.ctx.ids) for d in found]
+
+    async def update_reflection(self, reflection: Reflection) -> Reflection:
+        document = reflection_document(reflection, self.ctx.ids)
+        reflection_id = document.pop("_id")
+        before = await self.ctx.reflections.find_one({"_id": reflection_id})
+        if before is None:
+            raise NotFoundError(f"no reflection with id {reflection_id!r}")
+        document.setdefault(MICROS, {})
+        matched, _ = await self.ctx.reflections.update_one(
+            {"_id": reflection_id, "absorbed": False}, {"$set": document}
+        )
+        if not matched:
+            raise ConflictError(f"reflection {reflection_id} is absorbed into a blob already")
+        old = reflection_from_document(before, self.ctx.ids)
+        await self.ctx.bump([old.key, reflection.key])
+        return reflection
+
+    async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
+        wanted = list(dict.fromkeys(self.ctx.ids.record(i, "reflection id") for i in ids))
+        if not wanted:
+            return 0
+        query = {"_id": {"$in": wanted}, "absorbed": False}
+        doomed = [
+            reflection_from_document(d, self.ctx.ids)
+            for d in await self.ctx.reflections.find(query)
+        ]
+        removed = await self.ctx.reflections.delete_many(query)
+        await self.ctx.bump(r.key for r in doomed)
+        return removed
 
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]

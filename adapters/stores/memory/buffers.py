@@ -1,4 +1,5 @@
-"""Reflection buffers and consolidated blobs, with compare-and-set between workers."""
+"""``InMemoryBuffers``: reflection buffers and consolidated blobs, with compare-and-set
+between workers."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ def _oldest_first(reflection: Reflection) -> tuple[datetime, datetime, str]:
     return (reflection.formed_at, reflection.created_at, reflection.id)
 
 
-class ReflectionTable(StateHolder):
+class InMemoryBuffers(StateHolder):
+    """The ``BufferStore`` of the in-memory store."""
+
     async def add_reflections(self, reflections: Sequence[Reflection]) -> None:
         await self._turn()
         self._state.buffer(reflections)
@@ -64,8 +67,6 @@ class ReflectionTable(StateHolder):
         self._state.bump(r.key for r in doomed)
         return len(doomed)
 
-
-class ConsolidatedTable(StateHolder):
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]
     ) -> dict[ScopeKey, ConsolidatedMemory]:
