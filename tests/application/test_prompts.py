@@ -165,9 +165,10 @@ def test_reflections_are_asked_few_named_third_person_with_a_worked_example() ->
     for scope, notes in EXAMPLE_NOTES.items():
         assert f'"{scope.value}": [' in example
         assert all(f'"{note}"' in example for note in notes)
-    # What not to write: a copied line and a first-person line, each said so.
-    assert '"Hi! Last Saturday I ran my first 10k." (a copied message)' in example
-    assert "(first person)" in example
+    # What not to write: a copied line, and copied words behind a name (what the model did).
+    assert '"Ana: Hi! Last Saturday I ran my first 10k." (a copied message)' in example
+    assert '"Ana ran my first 10k, I\'m on my phone." (copied words in the first person)' in example
+    assert 'write "she", "her", "his" where the message says "I", "my"' in system
     assert len(example.split()) < 150  # a 1.5B model reads ~44 tokens a second
     for name in ("Caroline", "Melanie", "Gina", "Jon"):  # LoCoMo's people are not examples
         assert name not in system
