@@ -12,7 +12,8 @@ whose evidence lies in the formed sessions are then scored, as ``benchmarks.loco
 them: evidence recall@k over the formed facts (each covers its source message ids), beside
 the same questions over the dataset's observations of the same sessions, both indexed the
 same way. Printed per formation: facts, words per fact, rejected items and why, LLM calls,
-tokens, seconds.
+tokens, seconds; the saved run also keeps the notes (reflections) each session formed, to be
+read.
 
     eden-memory local-llm &   # then export what it prints
     python -m benchmarks.formation_quality [--conversations 2] [--sessions 1]
@@ -85,6 +86,7 @@ class SessionRun:
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (content, why)
     reflections: int = 0
     consolidations: dict[str, int] = field(default_factory=dict)  # status -> count
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (scope, text) kept this session
     error: str = ""
 
 
@@ -164,6 +166,13 @@ async def formed_facts(memory: MemoryService, sample: Sample) -> list[FormedFact
     ]
 
 
+async def notes_of(memory: MemoryService, session: str) -> list[tuple[str, str]]:
+    """The reflections one session formed, absorbed or not: read, not scored, but kept in the
+    saved run so that what the model wrote can be quoted."""
+    notes = await memory.admin.list_reflections(AGENT, include_absorbed=True)
+    return [(str(n.scope), n.content) for n in notes if str(n.source_session_id) == session]
+
+
 async def form_sample(
     sample: Sample,
     sessions: int,
@@ -192,6 +201,7 @@ async def form_sample(
                 run.error = f"{type(error).__name__}: {error}"
             run.seconds = time.perf_counter() - start
             account(run, memory.reports[seen:], counting.tokens - tokens)
+            run.notes = await notes_of(memory, f"{sample.sample_id}.{session}")
             on_session(run, await formed_facts(memory, sample))
 
 

@@ -11,12 +11,14 @@ from eden_memory.application.prompts.facts import fact_extraction_prompt
 from eden_memory.application.prompts.reflections import reflection_prompt
 from eden_memory.application.reports import Rejected
 from eden_memory.application.schemas import ExtractedFacts, ExtractedReflections
+from eden_memory.domain.citations import trimmed_citation
 from eden_memory.domain.dedup import NewFact
 from eden_memory.domain.errors import InvalidMemoryTextError
 from eden_memory.domain.fact_checks import FactChecks
 from eden_memory.domain.ids import MessageId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
+from eden_memory.domain.reflection_checks import over_limit_reason, split_at_limit
 from eden_memory.domain.scaffolding import Scaffolding, echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.domain.settings import MemorySettings
@@ -51,7 +53,8 @@ async def extract_facts(
 ) -> Extracted:
     """One fast call; a fact of an inactive scope, over the word limit, copied from a message
     or from the prompt's example, or spoken in the first person is rejected, with why
-    (``domain.fact_checks``, ``domain.scaffolding``)."""
+    (``domain.fact_checks``, ``domain.scaffolding``); a citation of more than three messages
+    (or of none: the whole batch) is trimmed to the three closest (``domain.citations``)."""
     system, prompt = fact_extraction_prompt(
         messages, scopes.fact_scopes, settings.facts.max_words, instructions
     )
@@ -70,13 +73,20 @@ async def extract_facts(
         except InvalidMemoryTextError as error:
             out.rejected.append(Rejected(item.content, str(error)))
             continue
-        sources = tuple(messages[i - 1] for i in item.source_messages if 1 <= i <= len(messages))
+        numbers = dict.fromkeys(i for i in item.source_messages if 1 <= i <= len(messages))
+        sources = tuple(messages[i - 1] for i in numbers)
         problem = checks.problem(content, sources) or _echo(content, scaffold)
         if problem is not None:
             out.rejected.append(Rejected(item.content, problem))
             continue
-        out.facts.append(SourcedFact.of(NewFact(content, scope), sources or messages))
+        cited = _cited(content, sources or messages)
+        out.facts.append(SourcedFact.of(NewFact(content, scope), cited))
     return out
+
+
+def _cited(content: str, sources: Sequence[Message]) -> tuple[Message, ...]:
+    """The fact's sources, a citation wider than ``MAX_SOURCES`` trimmed (``domain.citations``)."""
+    return tuple(sources[i] for i in trimmed_citation(content, [m.text for m in sources]))
 
 
 @dataclass
@@ -98,7 +108,8 @@ async def extract_reflections(
 ) -> ExtractedNotes:
     """One call over the current memory, the new facts and the conversation; a note of an
     inactive scope, over the word limit, echoing the prompt, copied from a message or spoken
-    in the first person is rejected, with why."""
+    in the first person is rejected, with why, and so are a level's notes past the first
+    ``NOTES_PER_SCOPE`` that pass (``domain.reflection_checks``)."""
     active = [s for s in (Scope.AGENT, Scope.USER, Scope.SESSION) if s in scopes.scopes]
     system, prompt = reflection_prompt(
         messages, active, blobs, recent, new_facts, settings.reflections.max_words, instructions
@@ -115,12 +126,17 @@ async def extract_reflections(
     checks = FactChecks.of(messages)
     out = ExtractedNotes()
     for scope in (Scope.AGENT, Scope.USER, Scope.SESSION):
+        passed = []
         for text in getattr(answer, scope.value):
             note = _note(text, scope, scopes, settings, (scaffold, checks))
             if isinstance(note, Rejected):
                 out.rejected.append(note)
             else:
-                out.by_scope.setdefault(scope, []).append(note)
+                passed.append(note)
+        kept, over = split_at_limit(passed)
+        out.rejected += [Rejected(note, over_limit_reason()) for note in over]
+        if kept:
+            out.by_scope[scope] = list(kept)
     return out
 
 

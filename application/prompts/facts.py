@@ -26,7 +26,7 @@ Rules for every fact:
    never "the user".
 3. Write it in your own words. Never copy a message.
 4. Turn relative dates into calendar dates, counted from the date of the message that says
-   them: "yesterday" in a message sent on Fri 2024-03-15 is 14 March 2024.
+   them: "last Saturday" in a message sent on Mon 2023-05-08 is Saturday 6 May 2023.
 5. At most {max_words} words.
 
 Keep what stays true and may be asked about later: who people are, their work, family, home,
@@ -36,12 +36,12 @@ agent made that nobody took up.
 
 {data_note}"""
 
-_SAID = datetime(2024, 3, 15, 9, 10, tzinfo=UTC)  # a Friday
+_SAID = datetime(2023, 5, 8, 9, 10, tzinfo=UTC)  # a Monday
 EXAMPLE_MESSAGES = (
     Message(
         id="x1",
         role=Role.USER,
-        text="Hi! Yesterday I adopted a cat, Miso. I work nights at Porto General now.",
+        text="Hi! Last Saturday I adopted a cat, Miso. I work nights at Porto General now.",
         sent_at=_SAID,
         author_name="Ana",
     ),
@@ -54,17 +54,17 @@ EXAMPLE_MESSAGES = (
     Message(
         id="x3",
         role=Role.USER,
-        text="Thanks! My brother Rui visits next Friday.",
+        text="Thanks! My brother Rui visits this Friday.",
         sent_at=_SAID + timedelta(minutes=2),
         author_name="Ana",
     ),
 )
 # (content, scope, source messages): the example's answer, shown for the active scopes only.
 EXAMPLE_FACTS = (
-    ("Ana adopted a cat named Miso on 14 March 2024.", Scope.USER, 1),
+    ("Ana adopted a cat named Miso on Saturday 6 May 2023.", Scope.USER, 1),
     ("Ana works night shifts at Porto General hospital.", Scope.USER, 1),
     ("Ana's brother is called Rui.", Scope.USER, 3),
-    ("Rui visits Ana on 22 March 2024.", Scope.USER, 3),
+    ("Rui visits Ana on Friday 12 May 2023.", Scope.USER, 3),
     ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
 )
 
@@ -90,8 +90,8 @@ def fact_extraction_prompt(
 {instructions_block(memory_instructions)}
 {render_conversation(messages)}
 
-List every fact worth keeping from this conversation, each with the numbers of the messages
-it comes from in "source_messages".
+List every fact worth keeping from this conversation. In "source_messages" give the numbers
+of the one to three messages that state the fact, not every message about its topic.
 Answer as JSON: {{"facts": [{{"content": "...", "scope": "...", "source_messages": [1]}}]}}"""
     return system, prompt
 

@@ -1,54 +1,104 @@
 """Reflection extraction: hierarchical, aware of the current memory and of the new facts.
 
-A small model (issue 15) filed greetings word for word and the speakers' own first-person
-lines as notes. The prompt shows what a note is by example (invented people), asks for the
-third person, and frames the conversation as data; ``extraction`` also refuses a copied
-message or a first-person note, as it does for facts.
+A small model (issue 15) filed greetings word for word, the speakers' own first-person lines,
+and once the whole conversation line by line ("Melanie: ...") as notes. The prompt asks for
+a few notes per level, each opening with whom it is about, and shows one short invented
+conversation with the notes it yields and the two answers it must not give (a copied line, a
+first-person line); ``extraction`` refuses a copied message or a first-person note, as it
+does for facts, and keeps at most ``NOTES_PER_SCOPE`` a level.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 
 from eden_memory.application.prompts.conversation import (
     DATA_NOTE,
     instructions_block,
     render_conversation,
 )
-from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
+from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection, Role
+from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
 from eden_memory.domain.scopes import HIERARCHY, Scope
 from eden_memory.domain.xml_context import escape
 
-SYSTEM = """You write short notes for an AI agent's always-present memory: what it should keep in
-mind about the people it talks with and its own work. The notes ride in every prompt, so each
-must earn its place.
+SYSTEM = """You write a few short notes for an AI agent's memory: what the agent learned from a
+conversation and should keep in mind next time. The notes ride in every prompt: few and useful.
 
-There are levels; work from the first down, and never repeat at a lower level what a higher
-level, the current memory or the newly stored facts already hold:
+Levels, one list each:
 {levels}
 
-Rules for every note:
-- An interpretation the agent can act on, in your own words; never a copied message, never a
-  greeting or small talk.
-- In the third person, naming the person ("Ana prefers..."), never "I" or "we".
-- One sentence of at most {max_words} words. Note changes ("now prefers...", "moved the trip
-  to...") rather than restating what memory already says.
-- Empty lists are a good answer when nothing new and useful happened.
+Every note:
+- starts with whom it is about, in the third person: "Ana ...", "The agent ...";
+  never "I", "me", "my" or "we";
+- is your own short summary of what the agent should know or do, never a copied message, a
+  greeting or thanks: write "she", "her", "his" where the message says "I", "my";
+- is one sentence, shorter than the message it comes from, at most {max_words} words.
+At most {per_scope} notes a level. Leave out what the memory or the stored facts below
+already say; an empty list is right for a level with nothing new.
 
 {data_note}"""
 
-# Each example on one line: the echo check (``domain.scaffolding``) reads the prompt by lines.
+# Each definition on one line: the echo check (``domain.scaffolding``) reads the prompt by lines.
 LEVELS = {
-    Scope.AGENT: """- agent: for every conversation with anyone: the agent's persona and style, its
-  projects and their state, lessons about its domain. For example:
-  "Several users ask for vegetarian options; offer them first.\"""",
-    Scope.USER: """- user: about this one person: how they want answers, standing instructions,
-  interests, goals, what to follow up. For example:
-  "Ana likes brief answers and is preparing for a nursing exam in May.\"""",
-    Scope.SESSION: """- session: only for the rest of this conversation: its goal, where things
-  stand, open questions. For example:
-  "Ana is choosing between two flats and still needs the second one's rent.\"""",
+    Scope.AGENT: '- "agent": about the agent itself, for its talks with anyone: its style, '
+    "its projects, lessons about its work; never about the people (empty if it only listened).",
+    Scope.USER: '- "user": about the people in this conversation: how they want answers, '
+    "their goals, what to follow up.",
+    Scope.SESSION: '- "session": for the rest of this conversation only: its goal, what '
+    "is still open.",
 }
+
+_SAID = datetime(2023, 5, 8, 10, 2, tzinfo=UTC)  # a Monday
+EXAMPLE_MESSAGES = (
+    Message(
+        id="x1",
+        role=Role.USER,
+        text="Hi! Last Saturday I ran my first 10k. Keep answers short, I'm on my phone.",
+        sent_at=_SAID,
+        author_name="Ana",
+    ),
+    Message(
+        id="x2",
+        role=Role.AGENT,
+        text="Congratulations! Short answers it is.",
+        sent_at=_SAID + timedelta(minutes=1),
+    ),
+    Message(
+        id="x3",
+        role=Role.USER,
+        text="Thanks! Now I want a plan for a half marathon in October.",
+        sent_at=_SAID + timedelta(minutes=2),
+        author_name="Ana",
+    ),
+)
+EXAMPLE_NOTES = {
+    Scope.AGENT: ("The agent is asked for training plans; give them week by week.",),
+    Scope.USER: (
+        "Ana wants short answers; she often writes from her phone.",
+        "Ana ran her first 10k on Saturday 6 May 2023 and now aims at a half marathon.",
+    ),
+    Scope.SESSION: ("Ana still needs her half-marathon plan for October.",),
+}
+EXAMPLE_WRONG = (
+    '"Ana: Hi! Last Saturday I ran my first 10k." (a copied message)',
+    '"Ana ran my first 10k, I\'m on my phone." (copied words in the first person)',
+)
+
+
+def example(scopes: Sequence[Scope]) -> str:
+    """The worked example, its answer limited to the levels in use."""
+    answer = ", ".join(
+        f'"{s.value}": [{", ".join(f"{chr(34)}{n}{chr(34)}" for n in EXAMPLE_NOTES[s])}]'
+        for s in scopes
+    )
+    return (
+        "Example (invented people; use only what the real conversation says):\n"
+        f"{render_conversation(EXAMPLE_MESSAGES)}\n"
+        f"Answer: {{{answer}}}\n"
+        f"Never a note like {' or '.join(EXAMPLE_WRONG)}."
+    )
 
 
 def _memory_block(
@@ -79,7 +129,10 @@ def reflection_prompt(
     prompt = f"""{memory}{stored}{instructions_block(memory_instructions)}
 {render_conversation(messages)}
 
-Write the new notes for the levels in use here: {", ".join(s.value for s in active)}.
+Write at most {NOTES_PER_SCOPE} notes for each level ({", ".join(s.value for s in active)}),
+each in your own words and starting with whom it is about.
 Answer as JSON: {{{keys}}}"""
-    system = SYSTEM.format(levels=levels, max_words=max_words, data_note=DATA_NOTE)
-    return system, prompt
+    system = SYSTEM.format(
+        levels=levels, max_words=max_words, per_scope=NOTES_PER_SCOPE, data_note=DATA_NOTE
+    )
+    return system + "\n\n" + example(active), prompt

@@ -33,10 +33,12 @@ SPOILED_FACTS = [
     ("Alice worries about the budget and I will help her", "user", [4, 6]),  # both mixed
 ]
 SPOILED_NOTES = (
-    "Ana likes brief answers and is preparing for a nursing exam in May.",  # the prompt's example
+    "Ana wants short answers; she often writes from her phone.",  # the prompt's example
     "<conversation> Alice wants short answers",  # a tag of the prompt
-    "Write the new notes for the levels in use here: agent, user, session.",  # an instruction
+    "each in your own words and starting with whom it is about.",  # an instruction
 )
+# A session written out as notes, one line each (as Qwen2.5-1.5B did): past three, refused.
+EXTRA_NOTES = tuple(f"Alice mentioned festival detail number {n}" for n in range(1, 6))
 # Notes in a speaker's voice: a message copied whole, and the first person.
 VOICED_NOTES = {
     COPIED: "repeats message 5 of the conversation nearly word for word",
@@ -67,6 +69,10 @@ class Spoiler:
             answer["facts"] += [
                 {"content": c, "scope": s, "source_messages": m} for c, s, m in SPOILED_FACTS
             ]
+        if "wide" in self.spoil:  # every fact cites the whole session, as one did in LoCoMo
+            shown = [int(n) for n in re.findall(r"^\[(\d+)\] ", request.prompt, re.M)]
+            for fact in answer["facts"]:
+                fact["source_messages"] = shown
         return answer
 
     async def notes(self, request: LLMRequest, schema: type[BaseModel]) -> dict[str, Any]:
@@ -75,6 +81,8 @@ class Spoiler:
             answer["user"] += list(SPOILED_NOTES)
         if "voice" in self.spoil:
             answer["user"] += list(VOICED_NOTES)
+        if "many" in self.spoil:
+            answer["user"] += list(EXTRA_NOTES)
         return answer
 
     async def consolidation(self, request: LLMRequest, schema: type[BaseModel]) -> dict[str, Any]:
@@ -298,3 +306,50 @@ async def test_notes_in_a_speakers_voice_are_refused_as_facts_are(
         "Planning the Mars festival is an ongoing project",
     ]
     assert report.usage.llm_calls_by_purpose["reflection_extraction"] == 1
+
+
+async def test_a_level_keeps_its_first_three_notes_and_reports_the_rest(
+    make_store: StoreMaker, caplog: pytest.LogCaptureFixture
+) -> None:
+    spoiler = Spoiler()
+    spoiler.spoil.update({"many", "voice"})
+    world = await _world(make_store, spoiler)
+    conv = world.memory.conversation(AGENT, "s1", ["alice"])
+    await world.memory.record_messages(conv, world.messages(*FIRST, COPIED))
+    report = await world.memory.end_session(conv)
+
+    assert report is not None
+    notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
+    users = [n.content for n in notes if n.scope == "user"]
+    # The story's user note and the first two extra ones; the refused voices use no place.
+    assert users == ["Alice wants short answers", *EXTRA_NOTES[:2]]
+    over = [r for r in report.reflections_rejected if r.content in EXTRA_NOTES]
+    assert [r.content for r in over] == list(EXTRA_NOTES[2:])
+    assert all(
+        r.why == "more than 3 notes for one level from one session; the first 3 are kept"
+        for r in over
+    )
+    assert len(report.reflections_rejected) == len(VOICED_NOTES) + len(over)
+    logged = [r for r in caplog.records if "reflection rejected" in r.getMessage()]
+    assert len(logged) == len(report.reflections_rejected)
+
+
+async def test_a_fact_citing_the_whole_session_keeps_the_three_messages_closest_to_it(
+    make_store: StoreMaker,
+) -> None:
+    clean, wide = Spoiler(), Spoiler()
+    wide.spoil.add("wide")
+    formed = {}
+    for name, spoiler in (("clean", clean), ("wide", wide)):
+        world = await _world(make_store, spoiler)
+        conv = world.memory.conversation(AGENT, "s1", ["alice"])
+        said = world.messages(*FIRST, COPIED)
+        await world.memory.record_messages(conv, said)
+        await world.memory.end_session(conv)
+        facts = await world.memory.admin.list_facts("nova")
+        formed[name] = {f.content: f.source_message_ids for f in facts}
+    assert len(said) > 3
+    assert formed["wide"].keys() == formed["clean"].keys()  # nothing lost, only trimmed
+    for content, ids in formed["wide"].items():
+        assert 1 <= len(ids) <= 3
+        assert set(formed["clean"][content]) <= set(ids)  # the message that states it is kept

@@ -3,7 +3,6 @@ the active scopes, and nothing a model could echo back as scaffolding."""
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
@@ -13,10 +12,11 @@ from eden_memory.application.prompts.consolidation import consolidation_prompt
 from eden_memory.application.prompts.conversation import render_conversation
 from eden_memory.application.prompts.dedup import dedup_prompt
 from eden_memory.application.prompts.facts import EXAMPLE_FACTS, fact_extraction_prompt
-from eden_memory.application.prompts.reflections import reflection_prompt
+from eden_memory.application.prompts.reflections import EXAMPLE_NOTES, reflection_prompt
 from eden_memory.domain.dedup import Candidate, NewFact
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection, Role
+from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
 from eden_memory.domain.scopes import HIERARCHY, Scope, ScopeKey
 from tests.unit.domain.builders import PROPERTY
 
@@ -59,9 +59,10 @@ def test_the_worked_example_answers_only_in_the_active_scopes() -> None:
 def test_the_example_is_short_invented_and_resolves_its_dates() -> None:
     system, _ = fact_extraction_prompt([SNEAKY], BOTH, 30)
     example = system[system.index("Example") :]
-    assert "[1] Fri 2024-03-15 09:10 user (Ana): Hi! Yesterday I adopted" in example
-    assert "on 14 March 2024" in example  # "yesterday" of Fri 15 March
-    assert "on 22 March 2024" in example  # "next Friday"
+    assert "[1] Mon 2023-05-08 09:10 user (Ana): Hi! Last Saturday I adopted" in example
+    assert "on Saturday 6 May 2023" in example  # "last Saturday" said on Monday 8 May
+    assert "on Friday 12 May 2023" in example  # "this Friday"
+    assert '"last Saturday" in a message sent on Mon 2023-05-08 is Saturday 6 May' in system
     assert len(example.split()) < 200  # a 1.5B model reads ~44 tokens a second
     for name in ("Caroline", "Melanie", "Gina", "Jon"):  # LoCoMo's people are not examples
         assert name not in system
@@ -138,18 +139,39 @@ def test_reflection_extraction_shows_only_active_levels_broadest_first() -> None
         ["Alice's email is a@b.c"],
         35,
     )
-    assert "- agent:" not in system
-    assert system.index("- user:") < system.index("- session:")
+    assert '- "agent":' not in system
+    assert system.index('- "user":') < system.index('- "session":')
+    assert '"agent": [' not in system  # nor in the example's answer
     assert "user memory now holds:\nStyle:\n- terse\n- likes tea" in prompt
     assert "Facts just stored (do not repeat them):\n- Alice's email is a@b.c" in prompt
     assert '{"user": [...], "session": [...]}' in prompt
 
 
-def test_reflections_are_asked_in_the_third_person_with_an_example_per_level() -> None:
+def test_fact_sources_are_asked_as_the_few_messages_that_state_the_fact() -> None:
+    _, prompt = fact_extraction_prompt([SNEAKY], BOTH, 30)
+    assert "the one to three messages that state the fact" in prompt
+
+
+def test_reflections_are_asked_few_named_third_person_with_a_worked_example() -> None:
     system, prompt = reflection_prompt([SNEAKY], list(HIERARCHY), {}, {}, [], 35)
-    assert 'never "I" or "we"' in system
-    assert "never a copied message, never a" in system
-    assert len(re.findall(r'^  "[^"]+"$', system, re.M)) == 3  # one example line per level
+    assert 'starts with whom it is about, in the third person: "Ana ...", "The agent ..."' in system
+    assert 'never "I", "me", "my" or "we"' in system
+    assert "never a copied message" in system
+    assert f"At most {NOTES_PER_SCOPE} notes a level" in system
+    assert f"Write at most {NOTES_PER_SCOPE} notes for each level" in prompt
+    example = system[system.index("Example") :]
+    assert "[1] Mon 2023-05-08 10:02 user (Ana): Hi! Last Saturday I ran" in example
+    assert "on Saturday 6 May 2023" in example  # the date resolved, as facts do
+    for scope, notes in EXAMPLE_NOTES.items():
+        assert f'"{scope.value}": [' in example
+        assert all(f'"{note}"' in example for note in notes)
+    # What not to write: a copied line, and copied words behind a name (what the model did).
+    assert '"Ana: Hi! Last Saturday I ran my first 10k." (a copied message)' in example
+    assert '"Ana ran my first 10k, I\'m on my phone." (copied words in the first person)' in example
+    assert 'write "she", "her", "his" where the message says "I", "my"' in system
+    assert len(example.split()) < 150  # a 1.5B model reads ~44 tokens a second
+    for name in ("Caroline", "Melanie", "Gina", "Jon"):  # LoCoMo's people are not examples
+        assert name not in system
     # An empty memory and no new facts add nothing a model could echo.
     assert "memory now holds" not in prompt
     assert "(" not in prompt.split("<conversation>")[0]
