@@ -19,6 +19,7 @@ from eden_memory.domain.ids import MessageId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
 from eden_memory.domain.reflection_checks import over_limit_reason, split_at_limit
+from eden_memory.domain.relative_dates import has_relative_date, resolve_relative_dates
 from eden_memory.domain.scaffolding import Scaffolding, echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.domain.settings import MemorySettings
@@ -54,7 +55,8 @@ async def extract_facts(
     """One fast call; a fact of an inactive scope, over the word limit, copied from a message
     or from the prompt's example, or spoken in the first person is rejected, with why
     (``domain.fact_checks``, ``domain.scaffolding``); a citation of more than three messages
-    (or of none: the whole batch) is trimmed to the three closest (``domain.citations``)."""
+    (or of none: the whole batch) is trimmed to the three closest (``domain.citations``);
+    relative dates are made absolute (``domain.relative_dates``)."""
     system, prompt = fact_extraction_prompt(
         messages, scopes.fact_scopes, settings.facts.max_words, instructions
     )
@@ -80,8 +82,23 @@ async def extract_facts(
             out.rejected.append(Rejected(item.content, problem))
             continue
         cited = _cited(content, sources or messages)
+        content = _dated(content, cited, settings.facts.max_words)
         out.facts.append(SourcedFact.of(NewFact(content, scope), cited))
     return out
+
+
+def _dated(content: str, cited: Sequence[Message], max_words: int) -> str:
+    """The fact with "yesterday", "last Saturday"... made absolute against the day of the
+    message that says it (the first cited message with a relative date, else the last); kept
+    as the model wrote it if the dates would take it over the word limit."""
+    if not has_relative_date(content):
+        return content
+    saying = next((m for m in cited if has_relative_date(m.text)), cited[-1])
+    try:
+        dated = resolve_relative_dates(content, saying.sent_at.date())
+        return single_line(dated, max_words=max_words, what="fact")
+    except InvalidMemoryTextError:
+        return content
 
 
 def _cited(content: str, sources: Sequence[Message]) -> tuple[Message, ...]:

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from eden_memory.domain.dedup import NOT_ASKED, SKIPPED
 from eden_memory.domain.models import FactStatus, Message, Role
+from eden_memory.domain.relative_dates import spoken_day
 from eden_memory.ports.llm import LLMRequest
 from eden_memory.testing import ScriptedLLM
 from tests.application.stores import StoreMaker
@@ -44,6 +45,7 @@ VOICED_NOTES = {
     COPIED: "repeats message 5 of the conversation nearly word for word",
     "I will keep the answers short for Alice": "it speaks in the first person ('I')",
 }
+DATED_FACT = "Alice booked the festival venue last Saturday"
 # What a small model copies from today's consolidation prompt: its JSON placeholder.
 ECHO = "the new text of the section\n"
 
@@ -69,6 +71,8 @@ class Spoiler:
             answer["facts"] += [
                 {"content": c, "scope": s, "source_messages": m} for c, s, m in SPOILED_FACTS
             ]
+        if "dated" in self.spoil:  # a relative date kept as said, as Qwen2.5-1.5B kept them
+            answer["facts"].append({"content": DATED_FACT, "scope": "user", "source_messages": [1]})
         if "wide" in self.spoil:  # every fact cites the whole session, as one did in LoCoMo
             shown = [int(n) for n in re.findall(r"^\[(\d+)\] ", request.prompt, re.M)]
             for fact in answer["facts"]:
@@ -353,3 +357,21 @@ async def test_a_fact_citing_the_whole_session_keeps_the_three_messages_closest_
     for content, ids in formed["wide"].items():
         assert 1 <= len(ids) <= 3
         assert set(formed["clean"][content]) <= set(ids)  # the message that states it is kept
+
+
+async def test_a_fact_with_a_relative_date_is_stored_with_the_day_it_names(
+    make_store: StoreMaker,
+) -> None:
+    spoiler = Spoiler()
+    spoiler.spoil.add("dated")
+    world = await _world(make_store, spoiler)
+    conv = world.memory.conversation(AGENT, "s1", ["alice"])
+    said = world.messages(*FIRST, COPIED)
+    await world.memory.record_messages(conv, said)
+    await world.memory.end_session(conv)
+    said_on = said[0].sent_at.date()
+    back = next(n for n in range(1, 8) if (said_on - timedelta(days=n)).weekday() == 5)
+    saturday = spoken_day(said_on - timedelta(days=back))
+    active = await _active_facts(world)
+    assert f"Alice booked the festival venue on {saturday}" in active
+    assert DATED_FACT not in active
