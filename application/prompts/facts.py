@@ -26,7 +26,7 @@ Rules for every fact:
    never "the user".
 3. Write it in your own words. Never copy a message.
 4. Turn relative dates into calendar dates, counted from the date of the message that says
-   them: "last Saturday" in a message sent on Mon 2023-05-08 is Saturday 6 May 2023.
+   them: "last Sunday" in a message sent on Wed 2024-03-13 is Sunday 10 March 2024.
 5. At most {max_words} words.
 
 Keep what stays true and may be asked about later: who people are, their work, family, home,
@@ -36,12 +36,12 @@ agent made that nobody took up.
 
 {data_note}"""
 
-_SAID = datetime(2023, 5, 8, 9, 10, tzinfo=UTC)  # a Monday
+_SAID = datetime(2024, 3, 13, 9, 10, tzinfo=UTC)  # a Wednesday
 EXAMPLE_MESSAGES = (
     Message(
         id="x1",
         role=Role.USER,
-        text="Hi! Last Saturday I adopted a cat, Miso. I work nights at Porto General now.",
+        text="Hi! Last Sunday I adopted a cat, Miso. I work nights at Porto General now.",
         sent_at=_SAID,
         author_name="Ana",
     ),
@@ -61,10 +61,10 @@ EXAMPLE_MESSAGES = (
 )
 # (content, scope, source messages): the example's answer, shown for the active scopes only.
 EXAMPLE_FACTS = (
-    ("Ana adopted a cat named Miso on Saturday 6 May 2023.", Scope.USER, 1),
+    ("Ana adopted a cat named Miso on Sunday 10 March 2024.", Scope.USER, 1),
     ("Ana works night shifts at Porto General hospital.", Scope.USER, 1),
     ("Ana's brother is called Rui.", Scope.USER, 3),
-    ("Rui visits Ana on Friday 12 May 2023.", Scope.USER, 3),
+    ("Rui visits Ana on Friday 15 March 2024.", Scope.USER, 3),
     ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
 )
 

@@ -50,12 +50,12 @@ LEVELS = {
     "is still open.",
 }
 
-_SAID = datetime(2023, 5, 8, 10, 2, tzinfo=UTC)  # a Monday
+_SAID = datetime(2024, 3, 13, 10, 2, tzinfo=UTC)  # a Wednesday
 EXAMPLE_MESSAGES = (
     Message(
         id="x1",
         role=Role.USER,
-        text="Hi! Last Saturday I ran my first 10k. Keep answers short, I'm on my phone.",
+        text="Hi! Last Sunday I ran my first 10k. Keep answers short, I'm on my phone.",
         sent_at=_SAID,
         author_name="Ana",
     ),
@@ -77,12 +77,12 @@ EXAMPLE_NOTES = {
     Scope.AGENT: ("The agent is asked for training plans; give them week by week.",),
     Scope.USER: (
         "Ana wants short answers; she often writes from her phone.",
-        "Ana ran her first 10k on Saturday 6 May 2023 and now aims at a half marathon.",
+        "Ana ran her first 10k on Sunday 10 March 2024 and now aims at a half marathon.",
     ),
     Scope.SESSION: ("Ana still needs her half-marathon plan for October.",),
 }
 EXAMPLE_WRONG = (
-    '"Ana: Hi! Last Saturday I ran my first 10k." (a copied message)',
+    '"Ana: Hi! Last Sunday I ran my first 10k." (a copied message)',
     '"Ana ran my first 10k, I\'m on my phone." (copied words in the first person)',
 )
 

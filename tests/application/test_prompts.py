@@ -59,13 +59,15 @@ def test_the_worked_example_answers_only_in_the_active_scopes() -> None:
 def test_the_example_is_short_invented_and_resolves_its_dates() -> None:
     system, _ = fact_extraction_prompt([SNEAKY], BOTH, 30)
     example = system[system.index("Example") :]
-    assert "[1] Mon 2023-05-08 09:10 user (Ana): Hi! Last Saturday I adopted" in example
-    assert "on Saturday 6 May 2023" in example  # "last Saturday" said on Monday 8 May
-    assert "on Friday 12 May 2023" in example  # "this Friday"
-    assert '"last Saturday" in a message sent on Mon 2023-05-08 is Saturday 6 May' in system
+    assert "[1] Wed 2024-03-13 09:10 user (Ana): Hi! Last Sunday I adopted" in example
+    assert "on Sunday 10 March 2024" in example  # "last Sunday" said on Wednesday 13 March
+    assert "on Friday 15 March 2024" in example  # "this Friday"
+    assert '"last Sunday" in a message sent on Wed 2024-03-13 is Sunday 10 March' in system
     assert len(example.split()) < 200  # a 1.5B model reads ~44 tokens a second
     for name in ("Caroline", "Melanie", "Gina", "Jon"):  # LoCoMo's people are not examples
         assert name not in system
+    for day in ("2023-05-08", "8 May 2023", "2023-05-25"):  # nor its sessions' dates
+        assert day not in system
 
 
 def test_the_fact_request_does_not_offer_an_empty_answer() -> None:
@@ -160,18 +162,20 @@ def test_reflections_are_asked_few_named_third_person_with_a_worked_example() ->
     assert f"At most {NOTES_PER_SCOPE} notes a level" in system
     assert f"Write at most {NOTES_PER_SCOPE} notes for each level" in prompt
     example = system[system.index("Example") :]
-    assert "[1] Mon 2023-05-08 10:02 user (Ana): Hi! Last Saturday I ran" in example
-    assert "on Saturday 6 May 2023" in example  # the date resolved, as facts do
+    assert "[1] Wed 2024-03-13 10:02 user (Ana): Hi! Last Sunday I ran" in example
+    assert "on Sunday 10 March 2024" in example  # the date resolved, as facts do
     for scope, notes in EXAMPLE_NOTES.items():
         assert f'"{scope.value}": [' in example
         assert all(f'"{note}"' in example for note in notes)
     # What not to write: a copied line, and copied words behind a name (what the model did).
-    assert '"Ana: Hi! Last Saturday I ran my first 10k." (a copied message)' in example
+    assert '"Ana: Hi! Last Sunday I ran my first 10k." (a copied message)' in example
     assert '"Ana ran my first 10k, I\'m on my phone." (copied words in the first person)' in example
     assert 'write "she", "her", "his" where the message says "I", "my"' in system
     assert len(example.split()) < 150  # a 1.5B model reads ~44 tokens a second
     for name in ("Caroline", "Melanie", "Gina", "Jon"):  # LoCoMo's people are not examples
         assert name not in system
+    for day in ("2023-05-08", "8 May 2023", "2023-05-25"):  # nor its sessions' dates
+        assert day not in system
     # An empty memory and no new facts add nothing a model could echo.
     assert "memory now holds" not in prompt
     assert "(" not in prompt.split("<conversation>")[0]
