@@ -82,9 +82,9 @@ class Lifecycle:
         With nothing left to form, the report (if any buffer was consolidated, or failed to
         be) has no messages and only the consolidations, so a failure is reported either way.
         """
-        ids = conversation
-        await self.sessions.end_session(ids.agent_id, ids.session_id, self.clock.now())
-        report = await self.form(ids.agent_id, ids.session_id, Trigger.END)
+        agent_id, session_id = conversation.agent_id, conversation.session_id
+        await self.sessions.end_session(agent_id, session_id, self.clock.now())
+        report = await self.form(agent_id, session_id, Trigger.END)
         if report is not None:
             return report
         with self.meter.scope() as spent:
@@ -92,8 +92,8 @@ class Lifecycle:
         if not outcomes:
             return None
         report = FormationReport(
-            ids.agent_id,
-            ids.session_id,
+            agent_id,
+            session_id,
             Trigger.END.value,
             consolidations=outcomes,
             usage=Usage.of(spent.snapshot()),

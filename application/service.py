@@ -181,8 +181,9 @@ class MemoryService:
 
     async def form_memories(self, conversation: Conversation) -> FormationReport | None:
         """Form pending messages now, if they are due (or at least ``min_messages`` when cold)."""
-        c = conversation
-        return await self._lifecycle.form(c.agent_id, c.session_id, Trigger.COLD)
+        return await self._lifecycle.form(
+            conversation.agent_id, conversation.session_id, Trigger.COLD
+        )
 
     async def end_session(self, conversation: Conversation) -> FormationReport | None:
         """Form what is left and consolidate the session's buffers, whatever their size.

@@ -38,6 +38,17 @@ _PHRASE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 
+# Phrases naming a day at a fixed offset from the day said: (days, whether it is the night).
+_FIXED = {
+    "the day before yesterday": (-2, False),
+    "the day after tomorrow": (2, False),
+    "yesterday": (-1, False),
+    "today": (0, False),
+    "tomorrow": (1, False),
+    "tonight": (0, True),
+    "last night": (-1, True),
+}
+
 
 def spoken_day(day: date) -> str:
     """``Saturday 6 May 2023``: unambiguous in every locale, and what a reader says."""
@@ -68,17 +79,8 @@ def resolve_relative_dates(text: str, said_on: date) -> str:
 def _day_of(match: re.Match[str], said_on: date) -> tuple[date, bool, bool]:
     """The day named, whether it is that day's night, and whether it is approximate."""
     phrase = " ".join(match.group("phrase").lower().split())
-    fixed = {
-        "the day before yesterday": (-2, False),
-        "the day after tomorrow": (2, False),
-        "yesterday": (-1, False),
-        "today": (0, False),
-        "tomorrow": (1, False),
-        "tonight": (0, True),
-        "last night": (-1, True),
-    }
-    if phrase in fixed:
-        offset, night = fixed[phrase]
+    if phrase in _FIXED:
+        offset, night = _FIXED[phrase]
         return said_on + timedelta(days=offset), night, False
     if match.group("last"):
         wanted = _WEEKDAYS.index(match.group("last").lower())

@@ -106,8 +106,9 @@ class Formation:
         state = claim.session
         report = FormationReport(state.agent_id, state.session_id, trigger.value)
         report.messages = len(claim.messages)
-        scopes = state.profile.scopes(self.settings.enabled)
-        role = state.profile.reflection_role
+        profile = state.profile  # rebuilt from the stored row on each access: read it once
+        scopes = profile.scopes(self.settings.enabled)
+        role = profile.reflection_role
         writer = FactWriter(
             self.stores.facts,
             self.stores.ranking,
