@@ -39,8 +39,9 @@ from eden_memory.ports.stores import Stores
 class MemoryService:
     """Long-term memory for one or many agents, over any store, embedder and LLM.
 
-    ``stores`` is the store by concern (``memory_stores()``, ``Stores.of(adapter)``, or what
-    ``open_memory`` builds); each collaborator below takes only the concerns it uses."""
+    ``stores`` is the store by concern (``memory_stores()``, ``open_sqlite(path)``,
+    ``mongo_stores(db)``, or what ``open_memory`` builds); each collaborator below takes only
+    the concerns it uses."""
 
     def __init__(
         self,

@@ -39,7 +39,7 @@ from eden_memory.adapters.console.app import build_console
 from eden_memory.adapters.console.guard import Guard
 from eden_memory.adapters.console.memory import ConsoleMemory
 from eden_memory.adapters.llms.scripted import ScriptedLLM
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, ReflectionId, SessionId, UserId
@@ -96,13 +96,15 @@ def _fact(i: int, rng: np.random.Generator) -> Fact:
     )
 
 
-async def build(store: SqliteStore, total: int) -> float:
+async def build(store: Stores, total: int) -> float:
     rng, started = np.random.default_rng(20), time.perf_counter()
     for at in range(0, total, BATCH):
         count = min(BATCH, total - at)
         vectors = rng.standard_normal((count, DIM), dtype=np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        await store.add_facts([_fact(i, rng) for i in range(at, at + count)], vectors.tolist())
+        await store.facts.add_facts(
+            [_fact(i, rng) for i in range(at, at + count)], vectors.tolist()
+        )
     keys = [ScopeKey.agent(AGENT), ScopeKey.user(AGENT, USER), ScopeKey.session(AGENT, SESSION)]
     reflections = [
         Reflection.in_scope(
@@ -115,7 +117,7 @@ async def build(store: SqliteStore, total: int) -> float:
         for k, key in enumerate(keys)
         for j in range(3)
     ]
-    await store.add_reflections(reflections)
+    await store.buffers.add_reflections(reflections)
     return time.perf_counter() - started
 
 
@@ -175,9 +177,9 @@ def report(total: int, build_s: float, rows: list[tuple[str, list[float]]]) -> N
 
 
 async def run(total: int, repeat: int, folder: Path) -> None:
-    async with await SqliteStore.open(folder / "console-bench.db") as store:
+    async with await open_sqlite(folder / "console-bench.db") as store:
         build_s = await build(store, total)
-        service = MemoryService(Stores.of(store), SeededEmbedder(), ScriptedLLM(), FakeClock(NOW))
+        service = MemoryService(store, SeededEmbedder(), ScriptedLLM(), FakeClock(NOW))
         rows = await measure(service, total, repeat)
     report(total, build_s, rows)
 

@@ -34,11 +34,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.ports.stores import Stores
 
 DIM = 384
 SPACE = EmbeddingSpace("bench-embedder", DIM)
@@ -98,13 +99,13 @@ def make_facts(rng: np.random.Generator, words: list[str], count: int) -> list[F
     return facts
 
 
-async def ingest(store: SqliteStore, facts: list[Fact], vectors: Matrix) -> float:
+async def ingest(store: Stores, facts: list[Fact], vectors: Matrix) -> float:
     """Facts per second; vectors are handed over as lists of floats, as embedders return."""
     elapsed = 0.0
     for start in range(0, len(facts), BATCH):
         batch = vectors[start : start + BATCH].tolist()
         began = time.perf_counter()
-        await store.add_facts(facts[start : start + BATCH], batch)
+        await store.facts.add_facts(facts[start : start + BATCH], batch)
         elapsed += time.perf_counter() - began
     return len(facts) / elapsed
 
@@ -128,7 +129,7 @@ def timed_sync_ms(call: Callable[[], object]) -> float:
 
 
 async def semantic_vs_floor(
-    store: SqliteStore, vectors: Matrix, probes: Matrix
+    store: Stores, vectors: Matrix, probes: Matrix
 ) -> tuple[list[float], list[float]]:
     """Search and floor for each probe, alternately, so both see the same conditions."""
     search, floor = [], []
@@ -136,13 +137,15 @@ async def semantic_vs_floor(
         as_list = probe.tolist()
         floor.append(timed_sync_ms(lambda: floor_search(vectors, probe)))  # noqa: B023
         search.append(
-            await timed_ms(lambda: store.semantic_ranking(as_list, VIEWER, LIMIT, space=SPACE))  # noqa: B023
+            await timed_ms(
+                lambda: store.ranking.semantic_ranking(as_list, VIEWER, LIMIT, space=SPACE)  # noqa: B023
+            )
         )
     return search, floor
 
 
 async def keyword_and_hybrid(
-    store: SqliteStore, probes: Matrix, texts: list[str]
+    store: Stores, probes: Matrix, texts: list[str]
 ) -> tuple[list[float], list[float]]:
     keyword, hybrid = [], []
     for probe, text in zip(probes, texts, strict=True):
@@ -150,11 +153,11 @@ async def keyword_and_hybrid(
 
         async def both() -> None:
             await asyncio.gather(
-                store.semantic_ranking(as_list, VIEWER, LIMIT, space=SPACE),  # noqa: B023
-                store.keyword_ranking(text, VIEWER, LIMIT),  # noqa: B023
+                store.ranking.semantic_ranking(as_list, VIEWER, LIMIT, space=SPACE),  # noqa: B023
+                store.ranking.keyword_ranking(text, VIEWER, LIMIT),  # noqa: B023
             )
 
-        keyword.append(await timed_ms(lambda: store.keyword_ranking(text, VIEWER, LIMIT)))  # noqa: B023
+        keyword.append(await timed_ms(lambda: store.ranking.keyword_ranking(text, VIEWER, LIMIT)))  # noqa: B023
         hybrid.append(await timed_ms(both))
     return keyword, hybrid
 
@@ -166,14 +169,14 @@ async def measure(size: int, queries: int, folder: Path) -> Figures:
     facts = make_facts(rng, words, size)
     probes = unit_vectors(rng, queries)
     texts = [" ".join(rng.choice(words, size=3)) for _ in range(queries)]
-    async with await SqliteStore.open(folder / f"bench-{size}.db") as store:
+    async with await open_sqlite(folder / f"bench-{size}.db") as store:
         rate = await ingest(store, facts, vectors)
         first = await timed_ms(
-            lambda: store.semantic_ranking(probes[0].tolist(), VIEWER, LIMIT, space=SPACE)
+            lambda: store.ranking.semantic_ranking(probes[0].tolist(), VIEWER, LIMIT, space=SPACE)
         )
         search, floor = await semantic_vs_floor(store, vectors, probes)
         keyword, hybrid = await keyword_and_hybrid(store, probes, texts)
-        hops = [await timed_ms(lambda: store.get_facts([])) for _ in range(queries)]
+        hops = [await timed_ms(lambda: store.facts.get_facts([])) for _ in range(queries)]
     return Figures(size, rate, first, search, floor, keyword, hybrid, hops)
 
 

@@ -27,14 +27,13 @@ from pathlib import Path
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.demo.script import AGENT_ID, SESSIONS, DemoSession, lookup_model
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
-from eden_memory.ports.stores import Stores
 
 AGENT = AgentMemoryConfig(AGENT_ID)
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -64,10 +63,10 @@ class Formed:
 
 
 async def play(folder: Path, embedder: Embedder) -> list[Formed]:
-    store = await SqliteStore.open(folder / "formation.db")
+    store = await open_sqlite(folder / "formation.db")
     llm = TimedLLM(ScriptedLLM(lookup_model()))
     clock = FakeClock(START)
-    memory = MemoryService(Stores.of(store), embedder, llm, clock)
+    memory = MemoryService(store, embedder, llm, clock)
     formed = []
     try:
         for day, session in enumerate(SESSIONS):

@@ -37,7 +37,7 @@ from typing import Any
 from benchmarks.locomo_data import CATEGORIES, KS, Doc, Question, Sample, ceiling, load, recall_at
 from eden_memory.adapters.clocks import SystemClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.ingestion import FactInput, IngestReport
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
@@ -45,7 +45,6 @@ from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import Stores
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
 AGENT = "locomo"
@@ -151,8 +150,8 @@ def fact_items(samples: Sequence[Sample], corpus: str) -> list[FactInput]:
 async def eden_index(
     path: Path, embedder: Embedder, samples: Sequence[Sample], corpus: str
 ) -> tuple[MemoryService, IngestReport, float]:
-    store = await SqliteStore.open(path)
-    memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), SystemClock())
+    store = await open_sqlite(path)
+    memory = MemoryService(store, embedder, ScriptedLLM([]), SystemClock())
     start = time.perf_counter()
     report = await memory.admin.add_facts(fact_items(samples, corpus))
     return memory, report, time.perf_counter() - start

@@ -1,7 +1,7 @@
 """The embedded store at 10k, 100k and 1M facts: costs beside the floor, in one process.
 
 Prints figures; it is not a test. For each size a fresh store is built in batches of 10,000
-through ``SqliteStore.add_facts`` (random 384-d unit vectors; one fact in five agent-scoped,
+through ``stores.facts.add_facts`` (random 384-d unit vectors; one fact in five agent-scoped,
 the rest the viewer's user facts, so every fact is visible to the viewer), then:
 
 * ``search_facts`` p50/p95 through ``MemoryService`` (top_k 10), semantic, keyword and
@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
@@ -57,7 +57,7 @@ from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility, Scope
 from eden_memory.ports.embedder import Embeddings
-from eden_memory.ports.stores import Stores, Vector
+from eden_memory.ports.stores import Vector
 
 DIM = 384
 SPACE = EmbeddingSpace("bench-random", DIM)
@@ -136,7 +136,7 @@ async def build(path: Path, owners: Callable[[int], str | None], total: int, see
     visible: list[Matrix] = []
     in_store = 0.0
     started = time.perf_counter()
-    async with await SqliteStore.open(path) as store:
+    async with await open_sqlite(path) as store:
         for at in range(0, total, BUILD_BATCH):
             count = min(BUILD_BATCH, total - at)
             vectors = unit_rows(rng, count)
@@ -149,7 +149,7 @@ async def build(path: Path, owners: Callable[[int], str | None], total: int, see
             # turning 10,000 x 384 of them into Python floats first would be the harness's cost.
             rows = cast("list[Vector]", list(vectors))
             writing = time.perf_counter()
-            await store.add_facts(batch, rows)
+            await store.facts.add_facts(batch, rows)
             in_store += time.perf_counter() - writing
             seen = np.array([u in (None, VIEWER_USER) for u in users])
             visible.append(vectors[seen])
@@ -245,12 +245,12 @@ def rss_mb() -> float:
 async def open_and_search(path: Path) -> dict[str, float]:
     before = rss_mb()
     started = time.perf_counter()
-    async with await SqliteStore.open(path) as store:
+    async with await open_sqlite(path) as store:
         viewer = FactVisibility(
             AgentId(AGENT.agent_id), UserId(VIEWER_USER), frozenset({Scope.AGENT, Scope.USER})
         )
         query = unit_rows(np.random.default_rng(5), 1)[0].tolist()
-        await store.semantic_ranking(query, viewer, TOP_K, space=SPACE)
+        await store.ranking.semantic_ranking(query, viewer, TOP_K, space=SPACE)
         elapsed = time.perf_counter() - started
         after = rss_mb()
     return {"open_first_s": elapsed, "rss_before_mb": before, "rss_after_mb": after}
@@ -326,8 +326,8 @@ async def measure(label: str, built: Built, queries: int, with_ingest: bool) -> 
     for text, probe in zip(texts, probes, strict=True):
         embedder.vectors[text] = probe.tolist()
     opened = first_open(built.path)  # before this process loads anything
-    async with await SqliteStore.open(built.path) as store:
-        memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW))
+    async with await open_sqlite(built.path) as store:
+        memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
         conv = memory.conversation(AGENT, "bench-session", [VIEWER_USER])
         await memory.search_facts(conv, [texts[0]], TOP_K)
         times = await searches(memory, conv, texts, probes, built)

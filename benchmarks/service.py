@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import random
 import statistics
 import tempfile
@@ -40,7 +41,7 @@ import numpy as np
 
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.scan import HalfScan, Precision, choose
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
@@ -70,7 +71,14 @@ class PrecomputedEmbedder:
         return EmbeddingSpace("bench-random", DIM)
 
     async def embed(self, texts: Sequence[str]) -> Embeddings:
-        return Embeddings([self.vectors[t] for t in texts])
+        return Embeddings([self.vectors.get(t) or self._unseen(t) for t in texts])
+
+    def _unseen(self, text: str) -> list[float]:
+        """A fixed random vector for a text not prepared (the search floor's calibration
+        pairs, embedded once before the first timed search)."""
+        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+        row: list[float] = unit_rows(np.random.default_rng(seed), 1)[0].tolist()
+        return row
 
 
 def unit_rows(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -104,10 +112,10 @@ def facts(n: int, rng: random.Random) -> list[Fact]:
     return out
 
 
-async def ingest(store: SqliteStore, items: list[Fact], matrix: np.ndarray) -> float:
+async def ingest(store: Stores, items: list[Fact], matrix: np.ndarray) -> float:
     started = time.perf_counter()
     for at in range(0, len(items), 1000):
-        await store.add_facts(items[at : at + 1000], matrix[at : at + 1000].tolist())
+        await store.facts.add_facts(items[at : at + 1000], matrix[at : at + 1000].tolist())
     return len(items) / (time.perf_counter() - started)
 
 
@@ -151,18 +159,18 @@ async def bench_size(n: int, queries: int, folder: Path, precision: Precision) -
     rng, nrng = random.Random(n), np.random.default_rng(n)
     matrix = unit_rows(nrng, n)
     path = folder / f"bench-{n}.db"
-    store = await SqliteStore.open(path)
+    store = await open_sqlite(path)
     rate = await ingest(store, facts(n, rng), matrix)
     # Serve from a freshly opened store, as the process that uses a loaded store does
     # (closing refreshes SQLite's planner statistics; the vectors load on first search).
     await store.close()
-    store = await SqliteStore.open(path, vector_precision=precision)
+    store = await open_sqlite(path, vector_precision=precision)
     embedder = PrecomputedEmbedder()
     texts = [" ".join(rng.choice(WORDS) for _ in range(3)) for _ in range(queries)]
     qvecs = unit_rows(nrng, queries)
     for text, vec in zip(texts, qvecs, strict=True):
         embedder.vectors[text] = vec.tolist()
-    memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW))
+    memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
     conv = memory.conversation(AGENT, "bench-session", ["u0"])
     await memory.search_facts(conv, [texts[0]])  # loads the vector partitions once
     latency = await measure(memory, conv, texts, qvecs, matrix)
@@ -170,7 +178,7 @@ async def bench_size(n: int, queries: int, folder: Path, precision: Precision) -
     # One agent and one user hold every fact so far, so keyword search skips its visibility
     # filter (every indexed fact is visible). One fact of another user turns the filter on.
     other = facts(1, rng)[0].evolve(id=FactId("other-user-fact"), user_id=UserId("u1"))
-    await store.add_facts([other], [unit_rows(nrng, 1)[0].tolist()])
+    await store.facts.add_facts([other], [unit_rows(nrng, 1)[0].tolist()])
     latency = await measure(memory, conv, texts, qvecs, matrix)
     print(f"        + one fact of another user (keyword visibility filter on): {latency}")
     if n <= 10_000:
@@ -196,11 +204,11 @@ class LocalQueries:
         return await self.inner.embed(texts)
 
 
-async def bench_end_to_end(store: SqliteStore, texts: list[str]) -> None:
+async def bench_end_to_end(store: Stores, texts: list[str]) -> None:
     """What a caller waits for: the local model embeds each query, then the search runs.
     The model's thread pool and the scan's share the two cores."""
     embedder = LocalQueries()
-    memory = MemoryService(Stores.of(store), embedder, ScriptedLLM([]), FakeClock(NOW))
+    memory = MemoryService(store, embedder, ScriptedLLM([]), FakeClock(NOW))
     conv = memory.conversation(AGENT, "bench-session", ["u0"])
     await memory.search_facts(conv, ["warm up"])
     total = []
@@ -215,12 +223,10 @@ async def bench_end_to_end(store: SqliteStore, texts: list[str]) -> None:
     )
 
 
-async def bench_context(
-    memory: MemoryService, store: SqliteStore, conv: Conversation, n: int
-) -> None:
+async def bench_context(memory: MemoryService, store: Stores, conv: Conversation, n: int) -> None:
     for scope_key in (ScopeKey.agent("bench-agent"), ScopeKey.user("bench-agent", "u0")):
         blob = ConsolidatedMemory.empty(scope_key, 300).evolve(content="- " + "word " * 250)
-        await store.replace_consolidated(blob, None)
+        await store.buffers.replace_consolidated(blob, None)
         notes = [
             Reflection.in_scope(
                 scope_key,
@@ -231,7 +237,7 @@ async def bench_context(
             )
             for i in range(3)
         ]
-        await store.add_reflections(notes)
+        await store.buffers.add_reflections(notes)
     await memory.get_context(conv)
     warm, cold = [], []
     for _ in range(300):

@@ -29,7 +29,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
-from eden_memory.ports.stores import MemoryStore, Stores
+from eden_memory.ports.stores import Stores
 
 __all__ = [
     "LOCAL_FALLBACK_WARNING",
@@ -77,7 +77,7 @@ async def open_memory(
     settings: EdenMemoryConfig | None = None,
     *,
     llm: LLM | Mapping[ModelRole, LLM] | None = None,
-    store: Stores | MemoryStore | str | os.PathLike[str] | None = None,
+    store: Stores | str | os.PathLike[str] | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
 ) -> AsyncIterator[MemoryService]:
@@ -85,9 +85,9 @@ async def open_memory(
 
     A port passed in gets no concurrency limit and is not closed here; the service meters
     its calls like any other's.
-    ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` is a ``Stores``,
-    one adapter object serving every concern, or a file path: the embedded store kept there
-    (opened and closed here).
+    ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` is a ``Stores``
+    (``memory_stores()``, ``await open_sqlite(path)``, ``mongo_stores(db)``) or a file path:
+    the embedded store kept there (opened and closed here).
     """
     from eden_memory.container import Container, running
     from eden_memory.container.overrides import override_ports
@@ -96,13 +96,10 @@ async def open_memory(
     if isinstance(store, str | os.PathLike):
         config = config.model_copy(update={"store": "embedded", "store_path": Path(store)})
         store = None
-    elif (
-        store is not None
-        and not isinstance(store, Stores)
-        and not callable(getattr(store, "record_messages", None))
-    ):
+    elif store is not None and not isinstance(store, Stores):
         raise ConfigurationError(
-            f"store must be a Stores, a MemoryStore or the path of an embedded store file, "
+            f"store must be a Stores (memory_stores(), open_sqlite(path), mongo_stores(db)) "
+            f"or the path of an embedded store file, "
             f"got {type(store).__name__}"
         )
     container = Container(config=config)

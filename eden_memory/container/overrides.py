@@ -11,7 +11,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
-from eden_memory.ports.stores import MemoryStore, Stores
+from eden_memory.ports.stores import Stores
 
 
 def per_role(llm: LLM | Mapping[ModelRole, LLM]) -> Mapping[ModelRole, LLM]:
@@ -25,21 +25,19 @@ def override_ports(
     container: Container,
     *,
     llm: LLM | Mapping[ModelRole, LLM] | None = None,
-    store: Stores | MemoryStore | None = None,
+    store: Stores | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
 ) -> None:
     """Override each port given; the others stay as the settings choose them.
 
     An overridden port is an ``Object`` provider, never a resource, so the container
-    neither builds nor closes what it replaces: the caller keeps ownership. ``store`` is a
-    ``Stores`` or one adapter object serving every concern.
+    neither builds nor closes what it replaces: the caller keeps ownership.
     """
     if llm is not None:
         container.llms.override(providers.Object(per_role(llm)))
     if store is not None:
-        stores = store if isinstance(store, Stores) else Stores.of(store)
-        container.stores.override(providers.Object(stores))
+        container.stores.override(providers.Object(store))
     if embedder is not None:
         container.embedder.override(providers.Object(embedder))
     if clock is not None:

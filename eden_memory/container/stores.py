@@ -28,14 +28,11 @@ def memory_stores() -> Stores:
 async def embedded_stores(config: EdenMemoryConfig) -> AsyncIterator[Stores]:
     """The SQLite file at ``store_path``, open for the container's lifetime."""
     try:
-        from eden_memory.adapters.stores.sqlite import SqliteStore
+        from eden_memory.adapters.stores.sqlite import open_sqlite
     except ImportError as error:
         raise MissingExtraError("The embedded store", "embedded", error.name or "numpy") from error
-    store = await SqliteStore.open(config.store_path)
-    try:
-        yield Stores.of(store)
-    finally:
-        await store.close()
+    async with await open_sqlite(config.store_path) as stores:
+        yield stores
 
 
 def _pymongo() -> Any:

@@ -8,7 +8,7 @@ counts) say so, and the contract suite of each concern checks it.
 """
 
 from eden_memory.ports.stores.buffers import BufferStore
-from eden_memory.ports.stores.bundle import MemoryStore, Stores
+from eden_memory.ports.stores.bundle import Stores
 from eden_memory.ports.stores.facts import FactQuery, FactStore, ListingPosition, Vector
 from eden_memory.ports.stores.ranking import FactRanking
 from eden_memory.ports.stores.revisions import RevisionStore
@@ -20,7 +20,6 @@ __all__ = [
     "FactRanking",
     "FactStore",
     "ListingPosition",
-    "MemoryStore",
     "PendingMessage",
     "RevisionStore",
     "SessionStore",

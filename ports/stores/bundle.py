@@ -9,19 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from eden_memory.ports.stores.buffers import BufferStore
 from eden_memory.ports.stores.facts import FactStore
 from eden_memory.ports.stores.ranking import FactRanking
 from eden_memory.ports.stores.revisions import RevisionStore
 from eden_memory.ports.stores.sessions import SessionStore
-
-
-class MemoryStore(FactStore, FactRanking, BufferStore, SessionStore, RevisionStore, Protocol):
-    """Every concern as one adapter object, for an adapter not (yet) split by concern."""
-
-    async def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -35,7 +28,8 @@ class Stores:
     revisions: RevisionStore
     close: Callable[[], Awaitable[None]]
 
-    @classmethod
-    def of(cls, store: MemoryStore) -> Stores:
-        """One adapter object serving every concern."""
-        return cls(store, store, store, store, store, store.close)
+    async def __aenter__(self) -> Stores:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()

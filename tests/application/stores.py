@@ -10,7 +10,7 @@ from mongomock_motor import AsyncMongoMockClient
 
 from eden_memory.adapters.stores.memory import memory_stores
 from eden_memory.adapters.stores.mongo import mongo_stores
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.ports.stores import Stores
 
 STORES = ["memory", "sqlite", "mongomock"]
@@ -22,5 +22,5 @@ async def stores_of_kind(kind: str, folder: Path) -> Stores:
     if kind == "memory":
         return memory_stores()
     if kind == "sqlite":
-        return Stores.of(await SqliteStore.open(folder / f"{uuid.uuid4().hex}.db"))
+        return await open_sqlite(folder / f"{uuid.uuid4().hex}.db")
     return mongo_stores(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])

@@ -6,13 +6,13 @@ import pytest
 
 from eden_memory.adapters.stores.memory import InMemoryFacts
 from eden_memory.adapters.stores.mongo import MongoFacts
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import SqliteFacts
 from eden_memory.container import Container, embedding_dimension, running
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConfigurationError
 from tests.container.conftest import Settings
 
-STORES = {"memory": InMemoryFacts, "embedded": SqliteStore, "mongo": MongoFacts}
+STORES = {"memory": InMemoryFacts, "embedded": SqliteFacts, "mongo": MongoFacts}
 EMBEDDERS = {
     "openai": "text-embedding-3-small",
     "gemini": "gemini-embedding-001",

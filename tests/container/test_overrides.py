@@ -10,7 +10,7 @@ from dependency_injector import providers
 
 from eden_memory.adapters.embedders.fake import FakeEmbedder
 from eden_memory.adapters.stores.memory import memory_stores
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import SqliteFacts, open_sqlite
 from eden_memory.application.service import MemoryService
 from eden_memory.container import Container, running
 from eden_memory.domain.errors import ConfigurationError, ProviderError
@@ -60,7 +60,7 @@ async def test_ports_given_to_open_memory_do_the_work(settings: Settings) -> Non
 async def test_a_store_given_in_stays_open_for_its_owner(
     settings: Settings, tmp_path: Path
 ) -> None:
-    store = await SqliteStore.open(tmp_path / "mine.db")
+    store = await open_sqlite(tmp_path / "mine.db")
     try:
         async with open_memory(settings(), llm=scripted(), store=store) as memory:
             await tell_and_end(memory)
@@ -96,7 +96,7 @@ async def test_a_host_overrides_a_provider_of_the_container(settings: Settings) 
             assert memory.admin.stores is stores
     async with running(container) as memory:
         # The overrides are gone: the configured (empty) embedded store is back.
-        assert isinstance(memory.admin.stores.facts, SqliteStore)
+        assert isinstance(memory.admin.stores.facts, SqliteFacts)
         assert await facts_in(memory) == []
 
 
@@ -128,7 +128,7 @@ async def test_a_path_given_as_the_store_is_the_embedded_store_there(
     path = tmp_path / "x.db"
     where = str(path) if as_text else path
     async with open_memory(settings(store="memory"), llm=scripted(), store=where) as memory:
-        assert isinstance(memory.admin.stores.facts, SqliteStore)
+        assert isinstance(memory.admin.stores.facts, SqliteFacts)
         await tell_and_end(memory)
     async with open_memory(settings(), llm=scripted(), store=where) as memory:
         assert await facts_in(memory) == ["Alice's order is 4417."]
@@ -136,7 +136,7 @@ async def test_a_path_given_as_the_store_is_the_embedded_store_there(
 
 
 async def test_something_else_given_as_the_store_is_a_clear_error(settings: Settings) -> None:
-    refused = "store must be a Stores, a MemoryStore or the path"
+    refused = "store must be a Stores"
     with pytest.raises(ConfigurationError, match=refused):
         async with open_memory(settings(), store=42):  # type: ignore[arg-type]
             pass

@@ -11,8 +11,7 @@ example). Each concern's tests take the fields of that ``Stores`` they use::
             opened: list[Stores] = []
 
             async def make() -> Stores:
-                store = await SqliteStore.open(tmp_path / f"{len(opened)}.db")
-                opened.append(Stores.of(store))
+                opened.append(await open_sqlite(tmp_path / f"{len(opened)}.db"))
                 return opened[-1]
 
             yield make

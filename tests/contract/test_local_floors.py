@@ -14,12 +14,11 @@ from typing import Any
 import pytest
 
 from eden_memory.adapters.embedders.local import LocalEmbedder, load_model
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.calibration import measure
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.calibration import RECORDED
 from eden_memory.domain.scopes import AgentMemoryConfig
-from eden_memory.ports.stores import Stores
 from tests.application.story import Story, make_world
 
 
@@ -45,9 +44,9 @@ THREE_FACTS = {
 @pytest.fixture
 async def three_facts(model: Any, tmp_path: Path) -> AsyncIterator[tuple[MemoryService, Any]]:
     """The embedded default as a new user meets it: a store file, the offline model."""
-    store = await SqliteStore.open(tmp_path / "memory.db")
+    store = await open_sqlite(tmp_path / "memory.db")
     world = make_world(Story(facts=THREE_FACTS))
-    memory = MemoryService(Stores.of(store), LocalEmbedder(model), world.llm, world.clock)
+    memory = MemoryService(store, LocalEmbedder(model), world.llm, world.clock)
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     await memory.record_messages(conv, world.messages(*THREE_FACTS))
     await memory.end_session(conv)  # forms even fewer messages than a formation needs

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.scan import Precision
 from eden_memory.ports.stores import Stores
 from tests.contract.store_contract import StoreContract, StoreFactory
@@ -27,8 +27,8 @@ class TestSqliteStore(StoreContract):
         async def make() -> Stores:
             # A folder per store: opening creates missing folders.
             path = tmp_path / f"store-{len(opened)}" / "memory.db"
-            store = await SqliteStore.open(path, vector_precision=self.precision)
-            opened.append(Stores.of(store))
+            store = await open_sqlite(path, vector_precision=self.precision)
+            opened.append(store)
             return opened[-1]
 
         yield make

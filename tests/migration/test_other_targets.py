@@ -17,7 +17,7 @@ from mongomock_motor import AsyncMongoMockClient
 
 from eden_memory.adapters.migration import JsonFileJournal, MongoV1Source
 from eden_memory.adapters.stores.mongo import mongo_stores
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.migration import Kind, rollback_v1
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.ports.stores import Stores
@@ -28,7 +28,7 @@ from tests.migration.v1_data import AGENT_A_ID, NOW, USER_1_ID, load
 @pytest.fixture(params=["sqlite", "mongo"])
 async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Stores]:
     if request.param == "sqlite":
-        stores = Stores.of(await SqliteStore.open(tmp_path / "memory.db"))
+        stores = await open_sqlite(tmp_path / "memory.db")
     else:
         stores = mongo_stores(AsyncMongoMockClient()[f"eden_{uuid.uuid4().hex}"])
     try:

@@ -1,9 +1,21 @@
 """The embedded store: one SQLite file on local disk, FTS5 keyword search, exact vector search.
 
 It needs only the standard library and numpy (the ``embedded`` extra), so a host gets a
-persistent memory with no server to run.
+persistent memory with no server to run: ``stores = await open_sqlite(path)``.
 """
 
-from eden_memory.adapters.stores.sqlite.store import SqliteStore
+from eden_memory.adapters.stores.sqlite.sqlite_buffers import SqliteBuffers
+from eden_memory.adapters.stores.sqlite.sqlite_facts import SqliteFacts
+from eden_memory.adapters.stores.sqlite.sqlite_ranking import SqliteRanking
+from eden_memory.adapters.stores.sqlite.sqlite_revisions import SqliteRevisions
+from eden_memory.adapters.stores.sqlite.sqlite_sessions import SqliteSessions
+from eden_memory.adapters.stores.sqlite.store import open_sqlite
 
-__all__ = ["SqliteStore"]
+__all__ = [
+    "SqliteBuffers",
+    "SqliteFacts",
+    "SqliteRanking",
+    "SqliteRevisions",
+    "SqliteSessions",
+    "open_sqlite",
+]

@@ -17,7 +17,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.half_kernels import HALF_ADDERS
 from eden_memory.adapters.stores.sqlite.scan import HalfScan, SingleScan, choose, half_scan, sound
 from eden_memory.domain.errors import ConfigurationError
@@ -173,12 +173,12 @@ async def test_a_store_on_an_avx512_fp16_cpu_searches_in_half_precision_like_sin
     query = rng.standard_normal(16).tolist()
     path = tmp_path / "memory.db"
     async with (
-        await SqliteStore.open(path, vector_precision="half") as halved,
-        await SqliteStore.open(path, vector_precision="single") as single,
+        await open_sqlite(path, vector_precision="half") as halved,
+        await open_sqlite(path, vector_precision="single") as single,
     ):
-        await halved.add_facts([fact(f"f{n}", None, SPACE16) for n in range(40)], vectors)
-        got = await halved.semantic_ranking(query, VIEWER, 10, space=SPACE16)
-        want = await single.semantic_ranking(query, VIEWER, 10, space=SPACE16)
+        await halved.facts.add_facts([fact(f"f{n}", None, SPACE16) for n in range(40)], vectors)
+        got = await halved.ranking.semantic_ranking(query, VIEWER, 10, space=SPACE16)
+        want = await single.ranking.semantic_ranking(query, VIEWER, 10, space=SPACE16)
     assert [r.id for r in got] == [r.id for r in want]
     assert [r.score for r in got] == pytest.approx([r.score for r in want], abs=1e-6)
     assert not simd.get_capabilities()["sapphire"]

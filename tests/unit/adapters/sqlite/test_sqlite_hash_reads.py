@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import SqliteFacts, open_sqlite
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, UserId
 from eden_memory.domain.scopes import Scope
@@ -20,18 +20,19 @@ ASKED = [content_hash(f"fact {i}") for i in (3, 5)] + [content_hash("not stored"
 
 async def _steps_of_lookup(path: Path, stored: int) -> tuple[int, set[tuple[Scope, str]]]:
     build = Builder(EmbeddingSpace("test-embedder", 8))
-    store = await SqliteStore.open(path)
+    store = await open_sqlite(path)
     try:
         facts = [build.fact(f"fact {i}", user=U1 if i % 2 else None) for i in range(stored)]
-        await store.add_facts(facts, [build.axis(i % 8) for i in range(stored)])
+        await store.facts.add_facts(facts, [build.axis(i % 8) for i in range(stored)])
         steps = [0]
 
         def count() -> int:
             steps[0] += 1
             return 0
 
-        await store._reader.run(lambda c: c.set_progress_handler(count, 1))
-        found = await store.known_hashes(AgentId(A), UserId(U1), ASKED)
+        assert isinstance(store.facts, SqliteFacts)
+        await store.facts._handle.reader.run(lambda c: c.set_progress_handler(count, 1))
+        found = await store.facts.known_hashes(AgentId(A), UserId(U1), ASKED)
         return steps[0], found
     finally:
         await store.close()

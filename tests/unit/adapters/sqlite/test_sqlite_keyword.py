@@ -11,13 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite import SqliteStore, keyword
+from eden_memory.adapters.stores.sqlite import keyword, open_sqlite
 from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
 from eden_memory.adapters.stores.sqlite.keyword import fts_query, query_words
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.ports.stores import Stores
 
 T0 = datetime(2026, 2, 1, tzinfo=UTC)
 A = AgentId("agent")
@@ -71,20 +72,20 @@ CORPUS = [
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with await SqliteStore.open(tmp_path / "memory.db") as opened:
+async def store(tmp_path: Path) -> AsyncIterator[Stores]:
+    async with await open_sqlite(tmp_path / "memory.db") as opened:
         facts = [fact(n, text) for n, text in enumerate(CORPUS)]
-        await opened.add_facts(facts, [[1.0, 0.0]] * len(facts))
+        await opened.facts.add_facts(facts, [[1.0, 0.0]] * len(facts))
         yield opened
 
 
-async def contents(store: SqliteStore, hits: list[Hit]) -> list[str]:
-    return [f.content for f in await store.get_facts([h.id for h in hits])]
+async def contents(store: Stores, hits: list[Hit]) -> list[str]:
+    return [f.content for f in await store.facts.get_facts([h.id for h in hits])]
 
 
-async def found(store: SqliteStore, text: str) -> list[str]:
+async def found(store: Stores, text: str) -> list[str]:
     """The contents of the facts ``text`` finds, best first."""
-    return await contents(store, await store.keyword_ranking(text, VIEWER, 5))
+    return await contents(store, await store.ranking.keyword_ranking(text, VIEWER, 5))
 
 
 def test_every_token_is_quoted_and_operators_are_words() -> None:
@@ -98,8 +99,8 @@ def test_every_token_is_quoted_and_operators_are_words() -> None:
 
 
 @pytest.mark.parametrize("text", HOSTILE)
-async def test_hostile_queries_never_fail(store: SqliteStore, text: str) -> None:
-    hits = await store.keyword_ranking(text, VIEWER, 10)
+async def test_hostile_queries_never_fail(store: Stores, text: str) -> None:
+    hits = await store.ranking.keyword_ranking(text, VIEWER, 10)
     assert all(h.score > 0 for h in hits)
 
 
@@ -107,49 +108,49 @@ async def test_hostile_queries_never_fail(store: SqliteStore, text: str) -> None
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(text=st.text(max_size=80))
-async def test_any_text_is_a_safe_query(store: SqliteStore, text: str) -> None:
-    await store.keyword_ranking(text, VIEWER, 5)
+async def test_any_text_is_a_safe_query(store: Stores, text: str) -> None:
+    await store.ranking.keyword_ranking(text, VIEWER, 5)
 
 
-async def test_accents_and_case_are_folded(store: SqliteStore) -> None:
+async def test_accents_and_case_are_folded(store: Stores) -> None:
     assert await found(store, "CAFE crepes") == [CORPUS[1]]
     assert await found(store, "zoe tromso") == [CORPUS[0]]
     assert await found(store, "東京") == [CORPUS[3]]
     assert await found(store, "inc-4521?") == [CORPUS[4]]
 
 
-async def test_scores_are_positive_larger_better_and_calibrated(store: SqliteStore) -> None:
-    hits = await store.keyword_ranking("kayak budget", VIEWER, 5)
+async def test_scores_are_positive_larger_better_and_calibrated(store: Stores) -> None:
+    hits = await store.ranking.keyword_ranking("kayak budget", VIEWER, 5)
     assert await contents(store, hits) == [CORPUS[2], CORPUS[0]]
-    assert hits[0].score > hits[1].score >= store.text_score_threshold
-    common = await store.keyword_ranking("the team", VIEWER, 50)
+    assert hits[0].score > hits[1].score >= store.ranking.text_score_threshold
+    common = await store.ranking.keyword_ranking("the team", VIEWER, 50)
     assert common
-    assert all(h.score < store.text_score_threshold for h in common)
+    assert all(h.score < store.ranking.text_score_threshold for h in common)
 
 
 async def test_the_tokenizer_folds_the_query_as_it_folded_the_facts(tmp_path: Path) -> None:
-    async with await SqliteStore.open(tmp_path / "memory.db") as store:
-        await store.add_facts([fact(1, "Ada lives on the Hauptstraße")], [[1.0, 0.0]])
+    async with await open_sqlite(tmp_path / "memory.db") as store:
+        await store.facts.add_facts([fact(1, "Ada lives on the Hauptstraße")], [[1.0, 0.0]])
         assert await found(store, "HAUPTSTRASSE hauptstraße") == ["Ada lives on the Hauptstraße"]
 
 
 async def test_in_a_large_index_weightless_words_are_left_out(
-    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+    store: Stores, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(keyword, "PRUNE_FROM_FACTS", 10)
     assert await found(store, "the kayak") == [CORPUS[2], CORPUS[0]]
-    assert await store.keyword_ranking("the team meets", VIEWER, 5) == []
+    assert await store.ranking.keyword_ranking("the team meets", VIEWER, 5) == []
     monkeypatch.setattr(keyword, "PRUNE_FROM_FACTS", 1000)
-    assert len(await store.keyword_ranking("the team meets", VIEWER, 5)) == 5
+    assert len(await store.ranking.keyword_ranking("the team meets", VIEWER, 5)) == 5
 
 
 def user_fact(n: int, content: str, user: str, agent: str = A) -> Fact:
     return fact(n, content).evolve(scope=Scope.USER, user_id=UserId(user), agent_id=agent)
 
 
-def seen_whole(store: SqliteStore, visibility: FactVisibility) -> bool:
+def seen_whole(path: Path, visibility: FactVisibility) -> bool:
     """Whether a keyword search of ``visibility`` may skip the visibility filter."""
-    with sqlite3.connect(store.path) as raw:
+    with sqlite3.connect(path) as raw:
         return keyword.sees_every_fact(raw, visible_partitions(visibility))
 
 
@@ -157,35 +158,37 @@ async def test_the_filter_is_skipped_only_while_the_viewer_sees_every_fact(
     tmp_path: Path,
 ) -> None:
     alone = FactVisibility(A, UserId("u1"), frozenset({Scope.AGENT, Scope.USER}))
-    async with await SqliteStore.open(tmp_path / "memory.db") as store:
-        await store.add_facts([fact(1, "kayak in the garage")], [[1.0, 0.0]])
-        await store.add_facts([user_fact(2, "kayak is red", "u1")], [[1.0, 0.0]])
-        assert seen_whole(store, alone)  # one agent, one user: the fast path
-        assert not seen_whole(store, VIEWER)  # agent facts only: u1's are hidden
-        await store.add_facts([user_fact(3, "kayak is blue", "u2")], [[1.0, 0.0]])
-        assert not seen_whole(store, alone)
-        assert {r.id for r in await store.keyword_ranking("kayak", alone, 5)} == {
+    async with await open_sqlite(tmp_path / "memory.db") as store:
+        await store.facts.add_facts([fact(1, "kayak in the garage")], [[1.0, 0.0]])
+        await store.facts.add_facts([user_fact(2, "kayak is red", "u1")], [[1.0, 0.0]])
+        assert seen_whole(tmp_path / "memory.db", alone)  # one agent, one user: the fast path
+        assert not seen_whole(tmp_path / "memory.db", VIEWER)  # agent facts only: u1's are hidden
+        await store.facts.add_facts([user_fact(3, "kayak is blue", "u2")], [[1.0, 0.0]])
+        assert not seen_whole(tmp_path / "memory.db", alone)
+        assert {r.id for r in await store.ranking.keyword_ranking("kayak", alone, 5)} == {
             FactId("fact-1"),
             FactId("fact-2"),
         }
-        await store.delete_facts([FactId("fact-3")])
-        assert not seen_whole(store, alone)  # the count never goes down: still filtered
+        await store.facts.delete_facts([FactId("fact-3")])
+        assert not seen_whole(
+            tmp_path / "memory.db", alone
+        )  # the count never goes down: still filtered
 
 
 async def test_an_older_file_counts_its_fact_partitions_when_upgraded(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts(
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts(
             [fact(1, "kayak"), user_fact(2, "kayak", "u1"), user_fact(3, "kayak", "u1", "b")],
             [[1.0, 0.0]] * 3,
         )
     with sqlite3.connect(path) as raw:  # as version 1 left it: no count
         raw.execute("DELETE FROM counters WHERE name = 'fact_partitions'")
         raw.execute("PRAGMA user_version = 1")
-    async with await SqliteStore.open(path) as store:
+    async with await open_sqlite(path) as store:
         with sqlite3.connect(path) as raw:
             count = raw.execute("SELECT value FROM counters WHERE name = 'fact_partitions'")
             assert count.fetchone() == (3,)
         alone = FactVisibility(A, UserId("u1"), frozenset({Scope.AGENT, Scope.USER}))
-        assert not seen_whole(store, alone)  # agent b's partition is not A's
-        assert len(await store.keyword_ranking("kayak", alone, 5)) == 2
+        assert not seen_whole(path, alone)  # agent b's partition is not A's
+        assert len(await store.ranking.keyword_ranking("kayak", alone, 5)) == 2

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.keyword_index import TOKENIZE_V1
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.ports.stores import Stores
 
 T0 = datetime(2026, 2, 1, 9, 30, tzinfo=UTC)
 SPACE = EmbeddingSpace("test-embedder", 2)
@@ -54,8 +55,8 @@ def fact(n: int, content: str, status: FactStatus = FactStatus.ACTIVE) -> Fact:
 async def version_2_file(path: Path, *, edit: bool) -> None:
     """A store file as release 2 left it, after a user edited ``fact-1`` (when ``edit``)."""
     facts = [fact(1, "hello world"), fact(2, "hello you"), fact(3, "hello old", FactStatus.RETIRED)]
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts(facts, [[1.0, 0.0]] * 3)
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts(facts, [[1.0, 0.0]] * 3)
     with sqlite3.connect(path) as raw:
         raw.execute("DROP TABLE facts_vocab")  # the index without stems (before version 5)
         raw.execute("DROP TABLE facts_fts")
@@ -87,8 +88,8 @@ def raw_search(path: Path, word: str) -> list[int]:
         return [row[0] for row in rows]
 
 
-async def found(store: SqliteStore, word: str) -> set[str]:
-    return {hit.id for hit in await store.keyword_ranking(word, VIEWER, 10)}
+async def found(store: Stores, word: str) -> set[str]:
+    return {hit.id for hit in await store.ranking.keyword_ranking(word, VIEWER, 10)}
 
 
 async def test_the_old_triggers_did_damage_the_index(tmp_path: Path) -> None:
@@ -104,14 +105,14 @@ async def test_a_damaged_index_is_rebuilt_on_open_reported_once_and_nothing_is_l
     path = tmp_path / "memory.db"
     await version_2_file(path, edit=True)
     with caplog.at_level(logging.WARNING, logger="eden_memory.store"):
-        async with await SqliteStore.open(path) as store:
+        async with await open_sqlite(path) as store:
             assert await found(store, "hello") == {"fact-1", "fact-2"}
             assert await found(store, "there") == {"fact-1"}
             assert await found(store, "world") == set()
             assert await found(store, "old") == set()  # retired facts stay out of the index
-            stored = await store.get_facts([FactId(f"fact-{n}") for n in (1, 2, 3)])
+            stored = await store.facts.get_facts([FactId(f"fact-{n}") for n in (1, 2, 3)])
             assert [f.content for f in stored] == ["hello there", "hello you", "hello old"]
-        async with await SqliteStore.open(path) as store:
+        async with await open_sqlite(path) as store:
             assert await found(store, "there") == {"fact-1"}
     repairs = [r for r in caplog.records if "keyword index" in r.getMessage()]
     assert len(repairs) == 1
@@ -124,8 +125,8 @@ async def test_a_sound_old_file_is_upgraded_without_a_repair(
     path = tmp_path / "memory.db"
     await version_2_file(path, edit=False)
     with caplog.at_level(logging.WARNING, logger="eden_memory.store"):
-        async with await SqliteStore.open(path) as store:
-            await store.update_fact(
+        async with await open_sqlite(path) as store:
+            await store.facts.update_fact(
                 fact(2, "hello you").revised("hello there", T0, space=SPACE), None, 1
             )
             assert await found(store, "hello") == {"fact-1", "fact-2"}

@@ -10,7 +10,7 @@ import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.domain.ids import AgentId
 from eden_memory.domain.models import Fact
@@ -46,19 +46,19 @@ def indexes(path: Path) -> set[str]:
 async def test_a_version_5_file_upgrades_with_nothing_lost(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     facts = _facts()
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
-        before = await store.list_facts(FactQuery(A, limit=100))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
+        before = await store.facts.list_facts(FactQuery(A, limit=100))
     as_version_5(path)
     assert "facts_listing" not in indexes(path)
-    async with await SqliteStore.open(path) as store:
-        assert await store.get_facts([f.id for f in facts]) == facts
-        assert await store.list_facts(FactQuery(A, limit=100)) == before
+    async with await open_sqlite(path) as store:
+        assert await store.facts.get_facts([f.id for f in facts]) == facts
+        assert await store.facts.list_facts(FactQuery(A, limit=100)) == before
         after = ListingPosition.after(before[3])
-        assert await store.list_facts(FactQuery(A, limit=4, after=after)) == before[4:8]
-        found = await store.keyword_ranking("kayaks", VIEWER, 20)
+        assert await store.facts.list_facts(FactQuery(A, limit=4, after=after)) == before[4:8]
+        found = await store.ranking.keyword_ranking("kayaks", VIEWER, 20)
         assert {r.id for r in found} == {f.id for f in facts}
-        ranked = await store.semantic_ranking([1.0, 0, 0, 0], VIEWER, 20, space=SPACE)
+        ranked = await store.ranking.semantic_ranking([1.0, 0, 0, 0], VIEWER, 20, space=SPACE)
         assert len(ranked) == len(facts)
     assert "facts_listing" in indexes(path)
     assert "facts_agent_formed" not in indexes(path)
@@ -68,7 +68,7 @@ async def test_a_version_5_file_upgrades_with_nothing_lost(tmp_path: Path) -> No
 
 async def listing_plan(path: Path, where: str, params: tuple[str, ...]) -> str:
     """The query plan of a listing page continued from a position, filtered by ``where``."""
-    await (await SqliteStore.open(path)).close()
+    await (await open_sqlite(path)).close()
     with sqlite3.connect(path) as raw:
         plan = raw.execute(
             f"EXPLAIN QUERY PLAN SELECT id FROM facts WHERE {where} "
@@ -98,15 +98,15 @@ async def test_one_users_page_walks_their_own_index_without_sorting(tmp_path: Pa
 async def test_a_version_7_file_gains_the_owner_index_with_nothing_lost(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     facts = _facts()
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
-        before = await store.list_facts(FactQuery(A, limit=100))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
+        before = await store.facts.list_facts(FactQuery(A, limit=100))
     with sqlite3.connect(path) as raw:
         raw.execute("DROP INDEX facts_owner_listing")
         raw.execute("PRAGMA user_version = 7")
-    async with await SqliteStore.open(path) as store:
-        assert await store.get_facts([f.id for f in facts]) == facts
-        assert await store.list_facts(FactQuery(A, limit=100)) == before
+    async with await open_sqlite(path) as store:
+        assert await store.facts.get_facts([f.id for f in facts]) == facts
+        assert await store.facts.list_facts(FactQuery(A, limit=100)) == before
     assert "facts_owner_listing" in indexes(path)
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
@@ -119,7 +119,7 @@ def page_size(path: Path) -> int:
 
 async def test_a_new_file_has_pages_that_hold_several_facts(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    await (await SqliteStore.open(path)).close()
+    await (await open_sqlite(path)).close()
     assert page_size(path) == 8192
 
 
@@ -131,8 +131,8 @@ async def test_a_file_with_smaller_pages_keeps_them_and_its_facts(tmp_path: Path
     raw.execute("DROP TABLE probe")
     raw.close()
     facts = _facts()
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
-    async with await SqliteStore.open(path) as store:
-        assert await store.get_facts([f.id for f in facts]) == facts
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
+    async with await open_sqlite(path) as store:
+        assert await store.facts.get_facts([f.id for f in facts]) == facts
     assert page_size(path) == 4096

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION, migrate, schema_version
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError, StoreUnavailableError
@@ -56,31 +56,33 @@ async def test_memory_survives_closing_and_reopening(tmp_path: Path) -> None:
         key, id=ReflectionId("r1"), content="Likes tea", formed_at=T0, created_at=T0
     )
     blob = ConsolidatedMemory.empty(key, 300).evolve(content="Tea person", version=1)
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([stored], [[1.0, 0.0, 0.0, 0.0]])
-        await store.add_reflections([reflection])
-        await store.replace_consolidated(blob, None)
-        state = await store.record_messages(PROFILE, [pending(1), pending(2)], T0)
-        revision = (await store.revisions([key]))[key]
-    async with await SqliteStore.open(path) as store:
-        assert await store.get_facts([stored.id]) == [stored]
-        assert await store.embedding_space() == SPACE
-        hits = await store.semantic_ranking([1.0, 0.0, 0.0, 0.0], VIEWER, 5, space=SPACE)
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([stored], [[1.0, 0.0, 0.0, 0.0]])
+        await store.buffers.add_reflections([reflection])
+        await store.buffers.replace_consolidated(blob, None)
+        state = await store.sessions.record_messages(PROFILE, [pending(1), pending(2)], T0)
+        revision = (await store.revisions.revisions([key]))[key]
+    async with await open_sqlite(path) as store:
+        assert await store.facts.get_facts([stored.id]) == [stored]
+        assert await store.facts.embedding_space() == SPACE
+        hits = await store.ranking.semantic_ranking([1.0, 0.0, 0.0, 0.0], VIEWER, 5, space=SPACE)
         assert [h.id for h in hits] == [stored.id]
-        assert [h.id for h in await store.keyword_ranking("green tea", VIEWER, 5)] == [stored.id]
-        assert await store.get_reflection(reflection.id) == reflection
-        assert await store.get_consolidated([key]) == {key: blob}
-        assert await store.get_session(A, SessionId("s")) == state
-        assert (await store.revisions([key]))[key] == revision
+        assert [h.id for h in await store.ranking.keyword_ranking("green tea", VIEWER, 5)] == [
+            stored.id
+        ]
+        assert await store.buffers.get_reflection(reflection.id) == reflection
+        assert await store.buffers.get_consolidated([key]) == {key: blob}
+        assert await store.sessions.get_session(A, SessionId("s")) == state
+        assert (await store.revisions.revisions([key]))[key] == revision
 
 
 async def test_a_file_from_a_newer_eden_memory_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    await (await SqliteStore.open(path)).close()
+    await (await open_sqlite(path)).close()
     with sqlite3.connect(path) as raw:
         raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(StoreError, match="newer eden-memory"):
-        SqliteStore(path)
+        await open_sqlite(path)
 
 
 def test_migrations_run_one_version_at_a_time() -> None:
@@ -98,51 +100,51 @@ async def test_another_programs_database_is_left_alone(tmp_path: Path) -> None:
     with sqlite3.connect(path) as raw:
         raw.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
     with pytest.raises(StoreError, match="another program"):
-        await SqliteStore.open(path)
+        await open_sqlite(path)
 
 
 async def test_a_file_that_is_no_database_is_a_store_error(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     path.write_bytes(b"this is not a sqlite file" * 100)
     with pytest.raises(StoreError):
-        await SqliteStore.open(path)
+        await open_sqlite(path)
 
 
 async def test_a_closed_store_refuses_calls(tmp_path: Path) -> None:
-    store = await SqliteStore.open(tmp_path / "memory.db")
+    store = await open_sqlite(tmp_path / "memory.db")
     await store.close()
     await store.close()  # closing twice is harmless
     with pytest.raises(StoreError, match="closed"):
-        await store.get_facts([FactId("fact-1")])
+        await store.facts.get_facts([FactId("fact-1")])
 
 
 async def test_a_write_lock_held_too_long_is_unavailable_and_reads_go_on(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    async with await SqliteStore.open(path, busy_timeout=0.2) as store:
-        await store.add_facts([fact(1, "first")], [[1.0, 0.0, 0.0, 0.0]])
+    async with await open_sqlite(path, busy_timeout=0.2) as store:
+        await store.facts.add_facts([fact(1, "first")], [[1.0, 0.0, 0.0, 0.0]])
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         try:
             with pytest.raises(StoreUnavailableError):
-                await store.add_facts([fact(2, "second")], [[0.0, 1.0, 0.0, 0.0]])
-            assert len(await store.get_facts([FactId("fact-1")])) == 1
+                await store.facts.add_facts([fact(2, "second")], [[0.0, 1.0, 0.0, 0.0]])
+            assert len(await store.facts.get_facts([FactId("fact-1")])) == 1
         finally:
             holder.rollback()
             holder.close()
-        assert len(await store.add_facts([fact(2, "second")], [[0.0, 1.0, 0.0, 0.0]])) == 1
+        assert len(await store.facts.add_facts([fact(2, "second")], [[0.0, 1.0, 0.0, 0.0]])) == 1
 
 
 async def test_a_write_waiting_for_a_lock_does_not_block_the_event_loop(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    async with await SqliteStore.open(path, busy_timeout=5.0) as store:
+    async with await open_sqlite(path, busy_timeout=5.0) as store:
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
-        write = asyncio.create_task(store.add_facts([fact(1, "late")], [[1.0, 0, 0, 0]]))
+        write = asyncio.create_task(store.facts.add_facts([fact(1, "late")], [[1.0, 0, 0, 0]]))
         ticks = 0
         for _ in range(10):
             await asyncio.sleep(0.01)
             ticks += 1
-        assert await store.semantic_ranking([1.0, 0, 0, 0], VIEWER, 5, space=SPACE) == []
+        assert await store.ranking.semantic_ranking([1.0, 0, 0, 0], VIEWER, 5, space=SPACE) == []
         assert not write.done()
         assert ticks == 10
         holder.rollback()

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite import SqliteStore, scan
+from eden_memory.adapters.stores.sqlite import open_sqlite, scan
 from eden_memory.adapters.stores.sqlite.scan import HalfScan, SingleScan, choose, sound
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import MissingExtraError
@@ -118,14 +118,14 @@ async def test_half_precision_ranks_exactly_like_single_precision(
     query = (base + 0.1 * rng.standard_normal(16)).tolist()
     path = tmp_path_factory.mktemp("scan") / "memory.db"
     async with (
-        await SqliteStore.open(path, vector_precision="half") as halved,
-        await SqliteStore.open(path, vector_precision="single") as single,
+        await open_sqlite(path, vector_precision="half") as halved,
+        await open_sqlite(path, vector_precision="single") as single,
     ):
-        await halved.add_facts(
+        await halved.facts.add_facts(
             [fact(f"f{n}", None, SPACE16) for n in range(count)], vectors.tolist()
         )
-        got = await halved.semantic_ranking(query, VIEWER, limit, space=SPACE16)
-        every = await single.semantic_ranking(query, VIEWER, count, space=SPACE16)
+        got = await halved.ranking.semantic_ranking(query, VIEWER, limit, space=SPACE16)
+        every = await single.ranking.semantic_ranking(query, VIEWER, count, space=SPACE16)
     # The best ``limit`` float32 scores, each reported for a fact that has it (among tied
     # facts, either may come first), every fact once.
     assert [r.score for r in got] == pytest.approx([r.score for r in every[:limit]], abs=1e-6)
@@ -137,7 +137,7 @@ async def test_half_precision_ranks_exactly_like_single_precision(
 FORK_AFTER_SEARCH = """
 import asyncio, os, sys
 import numpy as np
-from eden_memory.adapters.stores.sqlite import SqliteStore, scan
+from eden_memory.adapters.stores.sqlite import open_sqlite, scan
 from tests.unit.adapters.sqlite.test_sqlite_scan import SPACE16, VIEWER, fact
 
 scan.scan_threads = lambda nbytes, cores: 2  # small scans run alone: force OpenMP's pool
@@ -145,12 +145,12 @@ scan.scan_threads = lambda nbytes, cores: 2  # small scans run alone: force Open
 query = [1.0] * 16
 
 async def search(path, fill=False):
-    async with await SqliteStore.open(path, vector_precision="half") as store:
+    async with await open_sqlite(path, vector_precision="half") as store:
         if fill:
             vectors = np.random.default_rng(1).standard_normal((20000, 16)).tolist()
             facts = [fact(f"f{n}", None, SPACE16) for n in range(20000)]
-            await store.add_facts(facts, vectors)
-        return len(await store.semantic_ranking(query, VIEWER, 5, space=SPACE16))
+            await store.facts.add_facts(facts, vectors)
+        return len(await store.ranking.semantic_ranking(query, VIEWER, 5, space=SPACE16))
 
 path = sys.argv[1]
 assert asyncio.run(search(path, fill=True)) == 5  # the parent's scan starts its threads

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.connection import StoreConnection, connect
 from eden_memory.adapters.stores.sqlite.facts import add_facts
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
@@ -37,8 +37,8 @@ def path(tmp_path: Path) -> Path:
 @pytest.fixture
 async def writer(path: Path) -> AsyncIterator[StoreConnection]:
     """A writer's connection (as a store's) to a store of 20 facts of one user."""
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(20)], vectors(20))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(20)], vectors(20))
     conn = connect(path)
     conn.vector_folder = VectorFolder(path.with_name(path.name + ".vectors"), np.float32)
     yield conn

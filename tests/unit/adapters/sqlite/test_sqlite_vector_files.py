@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from eden_memory.adapters.stores.sqlite import SqliteStore
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.connection import connect
 from eden_memory.adapters.stores.sqlite.fact_rows import fact_key, insert_fact
 from eden_memory.adapters.stores.sqlite.revisions import Changes
@@ -70,8 +70,8 @@ def truth(path: Path, query: list[float], space: EmbeddingSpace = SPACE) -> list
 
 async def ranked(path: Path, query: list[float], space: EmbeddingSpace = SPACE) -> list[str]:
     """What a store opened now ranks first (the store loads the partitions afresh)."""
-    async with await SqliteStore.open(path) as store:
-        hits = await store.semantic_ranking(query, VIEWER, 10, space=space)
+    async with await open_sqlite(path) as store:
+        hits = await store.ranking.semantic_ranking(query, VIEWER, 10, space=space)
     return [h.id for h in hits]
 
 
@@ -93,9 +93,9 @@ def path(tmp_path: Path) -> Path:
 
 
 async def test_adding_facts_appends_them_to_the_file_a_new_store_opens_from(path: Path) -> None:
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(20)], vectors(20))
-        await store.add_facts([fact(20)], vectors(1, seed=2))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(20)], vectors(20))
+        await store.facts.add_facts([fact(20)], vectors(1, seed=2))
     assert the_row(path)[2] == 21  # both writes appended, no search needed
     query = [1.0, 0.2, -0.3]
     expected = truth(path, query)
@@ -107,36 +107,36 @@ async def test_adding_facts_appends_them_to_the_file_a_new_store_opens_from(path
 
 
 async def test_deletions_retirements_and_new_vectors_reach_the_file(path: Path) -> None:
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(30)], vectors(30))
-        await store.delete_facts([FactId("fact-3"), FactId("fact-7")])
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(30)], vectors(30))
+        await store.facts.delete_facts([FactId("fact-3"), FactId("fact-7")])
         retired = fact(5).model_copy(update={"status": FactStatus.RETIRED})
-        await store.update_fact(retired, None, 1)
-        await store.update_fact(fact(9), [1.0, 0.0, 0.0], 1)  # a new vector
-        await store.update_fact(fact(11, user=None), None, 1)  # moved to the agent's key
+        await store.facts.update_fact(retired, None, 1)
+        await store.facts.update_fact(fact(9), [1.0, 0.0, 0.0], 1)  # a new vector
+        await store.facts.update_fact(fact(11, user=None), None, 1)  # moved to the agent's key
     for query in ([1.0, 0.0, 0.0], [0.3, -1.0, 0.2], [-0.5, 0.5, 1.0]):
         assert await ranked(path, query) == truth(path, query)
 
 
 async def test_writes_by_another_store_are_replayed_after_the_file(path: Path) -> None:
     async with (
-        await SqliteStore.open(path) as first,
-        await SqliteStore.open(path) as second,
+        await open_sqlite(path) as first,
+        await open_sqlite(path) as second,
     ):
-        await first.add_facts([fact(n) for n in range(10)], vectors(10))
-        await first.semantic_ranking([1.0, 0, 0], VIEWER, 5, space=SPACE)
-        await second.add_facts([fact(n) for n in range(10, 20)], vectors(10, seed=3))
-        await second.delete_facts([FactId("fact-2")])
+        await first.facts.add_facts([fact(n) for n in range(10)], vectors(10))
+        await first.ranking.semantic_ranking([1.0, 0, 0], VIEWER, 5, space=SPACE)
+        await second.facts.add_facts([fact(n) for n in range(10, 20)], vectors(10, seed=3))
+        await second.facts.delete_facts([FactId("fact-2")])
         query = [0.1, 0.9, 0.4]
-        assert [h.id for h in await first.semantic_ranking(query, VIEWER, 10, space=SPACE)] == (
-            truth(path, query)
-        )
+        assert [
+            h.id for h in await first.ranking.semantic_ranking(query, VIEWER, 10, space=SPACE)
+        ] == (truth(path, query))
     assert await ranked(path, query) == truth(path, query)
 
 
 async def test_an_append_whose_transaction_never_committed_is_ignored(path: Path) -> None:
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(5)], vectors(5))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(5)], vectors(5))
     before = the_row(path)
     # A writer that appended to the file, then died before its commit.
     conn = connect(path)
@@ -150,8 +150,8 @@ async def test_an_append_whose_transaction_never_committed_is_ignored(path: Path
     conn.close()
     assert the_row(path) == before
     assert "fact-99" not in await ranked(path, [0.0, 0.0, 1.0])
-    async with await SqliteStore.open(path) as store:  # the next append overwrites the bytes
-        await store.add_facts([fact(n) for n in range(5, 9)], vectors(4, seed=4))
+    async with await open_sqlite(path) as store:  # the next append overwrites the bytes
+        await store.facts.add_facts([fact(n) for n in range(5, 9)], vectors(4, seed=4))
     query = [0.2, 0.1, 1.0]
     assert await ranked(path, query) == truth(path, query)
 
@@ -159,8 +159,8 @@ async def test_an_append_whose_transaction_never_committed_is_ignored(path: Path
 async def test_a_damaged_or_missing_file_is_read_from_the_rows_and_written_again(
     path: Path,
 ) -> None:
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(12)], vectors(12))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(12)], vectors(12))
     folder = VectorFolder(path.with_name(path.name + ".vectors"), np.float16)
     with sqlite3.connect(path) as raw:
         row = file_row(raw, USER_KEY, "float16")
@@ -180,9 +180,9 @@ async def test_a_damaged_or_missing_file_is_read_from_the_rows_and_written_again
 
 async def test_a_new_embedding_space_drops_the_old_files(path: Path) -> None:
     other = EmbeddingSpace("m2", 3)
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(6)], vectors(6))
-        await store.reembed_facts(
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(6)], vectors(6))
+        await store.facts.reembed_facts(
             other, {FactId(f"fact-{n}"): v for n, v in enumerate(vectors(6, seed=9))}
         )
     query = [1.0, -1.0, 0.0]
@@ -192,9 +192,9 @@ async def test_a_new_embedding_space_drops_the_old_files(path: Path) -> None:
 
 async def test_a_file_of_mostly_dead_rows_is_rewritten_by_a_search(path: Path) -> None:
     count = 6000
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(count)], vectors(count))
-        await store.delete_facts([FactId(f"fact-{n}") for n in range(count - 10)])
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(count)], vectors(count))
+        await store.facts.delete_facts([FactId(f"fact-{n}") for n in range(count - 10)])
     assert the_row(path)[2] == count
     query = [0.0, 1.0, 1.0]
     assert await ranked(path, query) == truth(path, query)
@@ -202,8 +202,8 @@ async def test_a_file_of_mostly_dead_rows_is_rewritten_by_a_search(path: Path) -
 
 
 async def test_an_upgraded_version_6_file_keeps_its_facts_and_gains_files(path: Path) -> None:
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(8)], vectors(8))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(8)], vectors(8))
     with sqlite3.connect(path) as raw:  # as version 6 left it
         raw.execute("DROP TABLE vector_files")
         raw.execute(
@@ -214,10 +214,10 @@ async def test_an_upgraded_version_6_file_keeps_its_facts_and_gains_files(path: 
     for stale in path.with_name(path.name + ".vectors").iterdir():
         stale.unlink()
     query = [0.3, 0.3, 0.3]
-    async with await SqliteStore.open(path) as store:
-        assert len(await store.keyword_ranking("number", VIEWER, 20)) == 8
-        await store.add_facts([fact(8)], vectors(1, seed=5))
-        hits = await store.keyword_ranking("number", VIEWER, 20)
+    async with await open_sqlite(path) as store:
+        assert len(await store.ranking.keyword_ranking("number", VIEWER, 20)) == 8
+        await store.facts.add_facts([fact(8)], vectors(1, seed=5))
+        hits = await store.ranking.keyword_ranking("number", VIEWER, 20)
         assert len(hits) == 9  # indexed once: by the store, not also by the old trigger
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
@@ -231,23 +231,23 @@ async def test_an_upgraded_version_6_file_keeps_its_facts_and_gains_files(path: 
 
 
 async def test_a_partition_left_without_facts_loses_its_file(path: Path) -> None:
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(4)], vectors(4))
-        await store.add_facts([fact(9, user=None)], vectors(1, seed=7))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(4)], vectors(4))
+        await store.facts.add_facts([fact(9, user=None)], vectors(1, seed=7))
         folder = path.with_name(path.name + ".vectors")
         assert len(list(folder.iterdir())) == 2
-        await store.delete_facts([FactId(f"fact-{n}") for n in range(4)])
+        await store.facts.delete_facts([FactId(f"fact-{n}") for n in range(4)])
         assert len(list(folder.iterdir())) == 1  # the user's vectors are gone from the disk
         with sqlite3.connect(path) as raw:
             assert raw.execute("SELECT scope FROM vector_files").fetchall() == [("agent",)]
-        assert [h.id for h in await store.semantic_ranking([1, 0, 0], VIEWER, 5, space=SPACE)] == [
-            "fact-9"
-        ]
+        assert [
+            h.id for h in await store.ranking.semantic_ranking([1, 0, 0], VIEWER, 5, space=SPACE)
+        ] == ["fact-9"]
 
 
 async def test_an_unchanged_partition_keeps_its_file_past_the_tombstone_floor(path: Path) -> None:
-    async with await SqliteStore.open(path) as store:
-        await store.add_facts([fact(n) for n in range(10)], vectors(10))
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(10)], vectors(10))
     query = [0.4, -0.2, 0.9]
     expected = truth(path, query)
     with sqlite3.connect(path) as raw:  # as after 10^9 writes elsewhere: old tombstones pruned

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite import SqliteStore, vector_index
+from eden_memory.adapters.stores.sqlite import open_sqlite, vector_index
 from eden_memory.adapters.stores.sqlite.vector_file import live_rows
 from eden_memory.adapters.stores.sqlite.vector_files import file_row
 from tests.unit.adapters.sqlite.test_sqlite_vector_files import (
@@ -64,9 +64,9 @@ async def test_a_file_of_many_small_entries_is_rewritten_by_a_search(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(vector_index, "COMPACT_CHUNKS", 4)
-    async with await SqliteStore.open(path) as store:
+    async with await open_sqlite(path) as store:
         for n in range(6):  # one entry each
-            await store.add_facts([fact(n)], vectors(1, seed=n))
+            await store.facts.add_facts([fact(n)], vectors(1, seed=n))
     with sqlite3.connect(path) as raw:
         before = file_row(raw, USER_KEY, "float32") or file_row(raw, USER_KEY, "float16")
     assert before is not None

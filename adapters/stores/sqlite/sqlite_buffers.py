@@ -1,47 +1,55 @@
-"""The reflection, blob and revision half of the store."""
+"""``SqliteBuffers``: the ``BufferStore`` port on the store file.
+
+Reflections waiting to be consolidated, and the consolidated blob of each scope key. A
+consolidation's commit (the new blob and the reflections it absorbed) is one transaction,
+with compare-and-set on the blob's version.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 
-from eden_memory.adapters.stores.sqlite import consolidated, reflections, revisions
-from eden_memory.adapters.stores.sqlite.base import StoreBase
+from eden_memory.adapters.stores.sqlite import consolidated, reflections
+from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.domain.ids import AgentId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
 from eden_memory.domain.scopes import ScopeKey
 
 
-class MemoryMethods(StoreBase):
+class SqliteBuffers:
+    def __init__(self, handle: SqliteHandle) -> None:
+        self._handle = handle
+
     async def add_reflections(self, reflections_: Sequence[Reflection]) -> None:
-        await self._writer.run(lambda c: reflections.add_reflections(c, reflections_))
+        await self._handle.writer.run(lambda c: reflections.add_reflections(c, reflections_))
 
     async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None:
-        return await self._reader.run(lambda c: reflections.get_reflection(c, reflection_id))
+        return await self._handle.reader.run(lambda c: reflections.get_reflection(c, reflection_id))
 
     async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
-        return await self._reader.run(lambda c: reflections.unabsorbed(c, keys))
+        return await self._handle.reader.run(lambda c: reflections.unabsorbed(c, keys))
 
     async def list_reflections(
         self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
     ) -> list[Reflection]:
-        return await self._reader.run(
+        return await self._handle.reader.run(
             lambda c: reflections.list_reflections(c, agent_id, key, include_absorbed)
         )
 
     async def update_reflection(self, reflection: Reflection) -> Reflection:
-        return await self._writer.run(lambda c: reflections.update_reflection(c, reflection))
+        return await self._handle.writer.run(lambda c: reflections.update_reflection(c, reflection))
 
     async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
-        return await self._writer.run(lambda c: reflections.delete_reflections(c, ids))
+        return await self._handle.writer.run(lambda c: reflections.delete_reflections(c, ids))
 
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]
     ) -> dict[ScopeKey, ConsolidatedMemory]:
-        return await self._reader.run(lambda c: consolidated.get_consolidated(c, keys))
+        return await self._handle.reader.run(lambda c: consolidated.get_consolidated(c, keys))
 
     async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]:
-        return await self._reader.run(lambda c: consolidated.list_consolidated(c, agent_id))
+        return await self._handle.reader.run(lambda c: consolidated.list_consolidated(c, agent_id))
 
     async def commit_consolidation(
         self,
@@ -50,19 +58,13 @@ class MemoryMethods(StoreBase):
         absorbed: Sequence[ReflectionId],
         now: datetime,
     ) -> bool:
-        return await self._writer.run(
+        return await self._handle.writer.run(
             lambda c: consolidated.commit_consolidation(c, memory, expected_version, absorbed, now)
         )
 
     async def replace_consolidated(
         self, memory: ConsolidatedMemory, expected_version: int | None
     ) -> bool:
-        return await self._writer.run(
+        return await self._handle.writer.run(
             lambda c: consolidated.replace_consolidated(c, memory, expected_version)
         )
-
-    async def revisions(self, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
-        return await self._reader.run(lambda c: revisions.revisions(c, keys))
-
-    async def delete_scope(self, key: ScopeKey) -> int:
-        return await self._writer.run(lambda c: revisions.delete_scope(c, key))

@@ -1,0 +1,69 @@
+"""``SqliteHandle``: what the five concern classes of one store file share.
+
+Three workers, each one connection on one thread:
+
+* the writer runs every write (``BEGIN IMMEDIATE`` transactions, one at a time);
+* the reader runs plain reads and keyword search;
+* the searcher runs semantic search, and alone touches the in-memory vector index.
+
+In WAL mode readers never wait for the writer, so a search is never stuck behind a write
+that waits for another process's lock; and a hybrid search's semantic and keyword halves,
+started together by the application, run in parallel (sqlite3 and numpy release the GIL).
+The concern classes never hold state of their own beyond this handle, so what one writes
+the others see at once, in this process and in any other that opened the file.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from pathlib import Path
+
+from eden_memory.adapters.stores.sqlite.connection import Worker, connect, translated
+from eden_memory.adapters.stores.sqlite.fact_cache import FactCache
+from eden_memory.adapters.stores.sqlite.scan import Precision, choose
+from eden_memory.adapters.stores.sqlite.schema import optimize, prepare
+from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
+from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
+from eden_memory.domain.errors import StoreError
+
+
+class SqliteHandle:
+    def __init__(
+        self, path: str | Path, *, busy_timeout: float, vector_precision: Precision
+    ) -> None:
+        """Open (creating or upgrading) the file at ``path``; blocks, so callers use a thread."""
+        scan = choose(vector_precision)
+        self.path = path = Path(path).expanduser()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder of the store {path}: {exc}") from exc
+        conns = [connect(path, busy_timeout=busy_timeout)]
+        try:
+            with translated():
+                prepare(conns[0])
+            for mapped in (True, False):  # the reader's, then the vector searcher's
+                conns.append(
+                    connect(path, busy_timeout=busy_timeout, read_only=True, mapped=mapped)
+                )
+        except BaseException:
+            for conn in conns:
+                conn.close()
+            raise
+        self.folder = VectorFolder(path.with_name(path.name + ".vectors"), scan.dtype)
+        conns[0].vector_folder = self.folder  # the writer appends to the files
+        self.writer = Worker("eden-sqlite-writer", conns[0])
+        self.reader = Worker("eden-sqlite-reader", conns[1])
+        self.searcher = Worker("eden-sqlite-vectors", conns[2])
+        self.index = VectorIndex(scan, self.folder)
+        # The cache belongs to the reader's thread, as the index to the searcher's.
+        self.parse = FactCache().fact
+
+    def close(self) -> None:
+        """Release the connections and the index; blocks, so callers use a thread."""
+        with suppress(StoreError):  # planner statistics are a courtesy, never a failure
+            self.writer.call(optimize)
+        self.searcher.close()
+        self.reader.close()
+        self.writer.close()
+        self.index.clear()
