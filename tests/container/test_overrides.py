@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -136,7 +137,10 @@ async def test_a_path_given_as_the_store_is_the_embedded_store_there(
 
 
 async def test_something_else_given_as_the_store_is_a_clear_error(settings: Settings) -> None:
-    refused = "store must be a Stores"
+    refused = re.escape(
+        "store must be a Stores (memory_stores(), open_sqlite(path), mongo_stores(db)) "
+        "or the path of an embedded store file, got int"
+    )
     with pytest.raises(ConfigurationError, match=refused):
         async with open_memory(settings(), store=42):  # type: ignore[arg-type]
             pass
