@@ -7,6 +7,9 @@ from typing import Protocol
 
 
 class Clock(Protocol):
+    """What time it is. An adapter must return an aware datetime in UTC (stored times,
+    claim expiries and idle checks are compared with it); tests pass a fake to fix it."""
+
     def now(self) -> datetime:
         """The current time, timezone-aware, in UTC."""
         ...

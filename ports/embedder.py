@@ -18,6 +18,10 @@ class Embeddings:
 
 
 class Embedder(Protocol):
+    """One embedding model. An adapter must return one unit-length vector per text, in input
+    order, all of ``space``'s dimension; split a batch to fit the provider's limits; and
+    raise ``ProviderError`` subclasses for provider failures, never return partial output."""
+
     @property
     def space(self) -> EmbeddingSpace:
         """The model and dimension every vector of this embedder belongs to."""

@@ -31,6 +31,10 @@ class LLMResult(Generic[T]):
 
 
 class LLM(Protocol):
+    """One chat model answering with structured output. An adapter must return a value that
+    validates against ``schema`` or raise (below), and report the model that answered and
+    the tokens it used (for metering)."""
+
     async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
         """Answer ``request`` with a value of ``schema``.
 

@@ -22,6 +22,9 @@ AGENTS = "memory_agent"
 
 
 class V1Source(Protocol):
+    """The first system's data, read only. An adapter must never write, and must hand over
+    the documents as stored (the migration decides what it can use and reports the rest)."""
+
     @property
     def label(self) -> str:
         """Where the data comes from, without credentials (it goes into reports)."""
@@ -54,6 +57,10 @@ class V1Source(Protocol):
 
 
 class RunJournal(Protocol):
+    """The record of each migration run. An adapter must make ``record`` durable before it
+    returns (the manifest is what a rollback undoes), keep entries in order, and survive a
+    rollback of the target store."""
+
     async def start(self, run_id: str, header: Mapping[str, Any]) -> None: ...
 
     async def header(self, run_id: str) -> dict[str, Any] | None: ...
