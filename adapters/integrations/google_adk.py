@@ -14,8 +14,8 @@ app name is the agent id, the ADK user the user, the ADK session the session::
 events, and formation runs in the background when due; ``add_session_to_memory`` records the
 whole session and ends it (forms now), since ADK calls it for a finished session.
 ``search_memory`` (ADK's ``load_memory`` and ``preload_memory`` tools) returns facts;
-``add_memory`` stores the user's facts directly. ``delete_memory`` is not offered: erasure is
-the management API's.
+``add_memory`` stores the user's facts directly; ``delete_memory`` deletes one of the user's
+own facts by the id ``search_memory`` gave it.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from eden_memory.adapters.integrations.google_adk_agent import MemoryTool, TurnR
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.search import SearchResult
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.errors import InvalidInputError, MissingExtraError
-from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.errors import InvalidInputError, MissingExtraError, NotFoundError
+from eden_memory.domain.scopes import AgentMemoryConfig, Scope
 
 try:
     from google.adk.agents import LlmAgent
@@ -112,6 +112,34 @@ class EdenMemoryService(BaseMemoryService):
         if report.rejected:
             reasons = "; ".join(f"memories[{r.index}]: {r.reason}" for r in report.rejected)
             raise InvalidInputError(f"memories not stored: {reasons}")
+
+    async def delete_memory(
+        self, *, app_name: str, user_id: str, memory_id: str | None = None
+    ) -> None:
+        """Delete, for good, one fact of the user's own (``MemoryEntry.id``).
+
+        The agent's facts are shared by every user, so one user cannot delete them here
+        (``memory.admin.delete_fact`` can); another user's fact, or an unknown id, is
+        ``NotFoundError`` without saying which. ``memory_id=None`` is refused:
+        ``memory.admin.erase_user`` erases all of a user's memory.
+        """
+        if memory_id is None:
+            raise InvalidInputError(
+                "delete_memory needs the memory_id of a MemoryEntry; "
+                "memory.admin.erase_user erases all of a user's memory"
+            )
+        try:
+            fact = await self.memory.admin.get_fact(app_name, memory_id)
+        except NotFoundError:
+            fact = None
+        if fact is not None and fact.scope is Scope.AGENT:
+            raise InvalidInputError(
+                f"memory {memory_id!r} is the agent's, shared by every user: "
+                "only memory.admin.delete_fact deletes it"
+            )
+        if fact is None or fact.scope is not Scope.USER or fact.user_id != user_id:
+            raise NotFoundError(f"user {user_id!r} of {app_name!r} has no memory {memory_id!r}")
+        await self.memory.admin.delete_fact(app_name, memory_id)
 
     async def search_memory(
         self, *, app_name: str, user_id: str, query: str

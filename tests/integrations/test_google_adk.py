@@ -16,7 +16,7 @@ from google.adk.sessions import InMemorySessionService, Session
 from google.adk.tools.preload_memory_tool import PreloadMemoryTool
 from google.genai import types
 
-from eden_memory import InvalidInputError
+from eden_memory import InvalidInputError, NotFoundError
 from eden_memory.adapters.integrations.google_adk import EdenMemoryService, turn_of
 from eden_memory.domain.errors import MissingExtraError
 from eden_memory.domain.scopes import AgentMemoryConfig
@@ -271,6 +271,43 @@ async def test_add_memory_stores_the_users_facts_and_names_a_bad_one() -> None:
     assert (entry.id, entry.timestamp) == ("m1", "2026-01-01T10:00:00+00:00")
     other = await service.search_memory(app_name="nova", user_id="bob", query="vegetarian")
     assert other.memories == []  # a user's facts are that user's
+
+
+async def test_delete_memory_deletes_only_the_users_own_fact() -> None:
+    world = make_world()
+    service = EdenMemoryService(world.memory)
+
+    def entry(memory_id: str, text: str) -> MemoryEntry:
+        return MemoryEntry(id=memory_id, content=types.Content(parts=[types.Part(text=text)]))
+
+    await service.add_memory(
+        app_name="nova", user_id="alice", memories=[entry("a1", "Alice likes tea")]
+    )
+    await service.add_memory(
+        app_name="nova", user_id="bob", memories=[entry("b1", "Bob likes tea")]
+    )
+    shared = {"id": "g1", "content": "Nova serves tea", "scope": "agent", "agent_id": "nova"}
+    added = await world.memory.admin.add_facts([shared | {"formed_at": world.clock.now()}])
+    assert not added.rejected
+
+    async def found(user: str) -> set[str]:
+        hits = await service.search_memory(app_name="nova", user_id=user, query="tea")
+        return {m.id or "" for m in hits.memories}
+
+    assert await found("alice") == {"a1", "g1"}
+    for other, error in (("b1", NotFoundError), ("nope", NotFoundError), ("g1", InvalidInputError)):
+        with pytest.raises(error, match=repr(other)):
+            await service.delete_memory(app_name="nova", user_id="alice", memory_id=other)
+    with pytest.raises(NotFoundError):  # another agent's app sees none of nova's facts
+        await service.delete_memory(app_name="orbit", user_id="alice", memory_id="a1")
+    with pytest.raises(InvalidInputError, match="erase_user"):
+        await service.delete_memory(app_name="nova", user_id="alice")
+    assert await found("alice") == {"a1", "g1"}  # nothing deleted by the refusals
+    await service.delete_memory(app_name="nova", user_id="alice", memory_id="a1")
+    assert await found("alice") == {"g1"}
+    assert await found("bob") == {"b1", "g1"}
+    with pytest.raises(NotFoundError):  # deleted for good
+        await world.memory.admin.get_fact("nova", "a1")
 
 
 def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
