@@ -8,7 +8,7 @@ agent are refused by the management API itself.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from eden_memory.application.admin import Admin
@@ -166,17 +166,16 @@ class ConsoleMemory:
     async def _conversation(
         self, agent_id: str, user_id: str | None, session_id: str | None
     ) -> Conversation:
+        """The stored session's profile (its toggles and users), seen as ``user_id`` if
+        given; without a stored session, the agent's defaults."""
         agent = self.agent(agent_id)
         session = await self.session(agent, session_id) if session_id else None
-        users = [user_id] if user_id else list(session.user_ids) if session else []
-        config = AgentMemoryConfig(agent)
-        if session is not None:
-            config = AgentMemoryConfig(
-                agent,
-                user_memory_enabled=session.user_memory_enabled,
-                agent_memory_enabled=session.agent_memory_enabled,
+        if session is None:
+            users = [user_id] if user_id else []
+            return self._service.conversation(
+                AgentMemoryConfig(agent), session_id or PREVIEW_SESSION, users
             )
-        return self._service.conversation(config, session_id or PREVIEW_SESSION, users)
+        return replace(session.profile, user_ids=(UserId(user_id),)) if user_id else session.profile
 
     async def context(
         self, agent_id: str, user_id: str | None, session_id: str | None

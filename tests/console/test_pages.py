@@ -10,6 +10,7 @@ import pytest
 
 from eden_memory.demo.console_sample import MARKUP
 from eden_memory.domain.ids import FactId
+from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import World
 from tests.console.client import ORIGIN, console, csrf_of, sample_world, signed_in
 
@@ -114,6 +115,21 @@ def test_context_is_the_xml_the_session_would_get_escaped(world: World) -> None:
     assert xml.group(1).startswith("&lt;MemoryContext")
     assert "Alice is an engineer in Porto" in xml.group(1)  # the session's user, from its state
     assert "Planning a weekend trip" in xml.group(1)
+
+
+def test_context_follows_the_stored_sessions_toggles_and_a_chosen_user(world: World) -> None:
+    private = world.memory.conversation(
+        AgentMemoryConfig("nova", user_memory_enabled=False), "s-private", ["alice"]
+    )
+    turn = [{"role": "user", "content": "Just between us"}]
+    asyncio.run(world.memory.record_messages(private, turn, background=False))
+    client = signed_in(console(world))
+    off = client.get("/context?agent=nova&session=s-private").text
+    assert "Nova is an operations assistant" in off
+    assert "Alice is an engineer in Porto" not in off  # user memory off in that session
+    as_bob = client.get("/context?agent=nova&user=bob&session=s-alice-1").text
+    assert "Planning a weekend trip" in as_bob  # the session's own blob
+    assert "Alice is an engineer in Porto" not in as_bob  # seen as bob, not as its user
 
 
 def _post(world: World, path: str, form: dict[str, str], page: str) -> tuple[int, str]:
