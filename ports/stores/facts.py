@@ -11,8 +11,7 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-
-Vector = Sequence[float]
+from eden_memory.ports.stores.vectors import Vector
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Protocol
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores.facts import Vector
+from eden_memory.ports.stores.vectors import Vector
 
 
 class FactRanking(Protocol):

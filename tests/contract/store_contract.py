@@ -5,7 +5,7 @@ provide one fixture, ``make_stores``: a factory returning a new, empty store (a 
 on every call, cleaning up after the test (the property tests call it once per generated
 example). Each concern's tests take the fields of that ``Stores`` they use::
 
-    class TestSqliteStore(StoreContract):
+    class TestSqliteStores(StoreContract):
         @pytest.fixture
         async def make_stores(self, tmp_path: Path) -> AsyncIterator[StoreFactory]:
             opened: list[Stores] = []

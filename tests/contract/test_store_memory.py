@@ -9,7 +9,7 @@ from eden_memory.ports.stores import Stores
 from tests.contract.store_contract import StoreContract, StoreFactory
 
 
-class TestInMemoryStore(StoreContract):
+class TestInMemoryStores(StoreContract):
     @pytest.fixture
     def make_stores(self) -> StoreFactory:
         async def make() -> Stores:

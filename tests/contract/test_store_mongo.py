@@ -45,7 +45,7 @@ def wire_uri() -> Iterator[str]:
         yield uri
 
 
-class TestMongoStoreOnMongomock(StoreContract):
+class TestMongoStoresOnMongomock(StoreContract):
     @pytest.fixture
     def make_stores(self) -> StoreFactory:
         async def make() -> Stores:
@@ -54,7 +54,7 @@ class TestMongoStoreOnMongomock(StoreContract):
         return make
 
 
-class TestMongoStoreOnWireServer(StoreContract):
+class TestMongoStoresOnWireServer(StoreContract):
     @pytest.fixture
     async def make_stores(self, wire_uri: str) -> AsyncIterator[StoreFactory]:
         client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(wire_uri)
@@ -70,7 +70,7 @@ class TestMongoStoreOnWireServer(StoreContract):
         await client.close()
 
 
-class TestMongoStoreOnAShardedCluster(StoreContract):
+class TestMongoStoresOnAShardedCluster(StoreContract):
     @pytest.fixture
     def make_stores(self) -> StoreFactory:
         async def make() -> Stores:

@@ -17,7 +17,7 @@ from eden_memory.ports.stores import Stores
 from tests.contract.store_contract import StoreContract, StoreFactory
 
 
-class TestSqliteStore(StoreContract):
+class TestSqliteStores(StoreContract):
     precision: Precision = "half"
 
     @pytest.fixture
@@ -36,5 +36,5 @@ class TestSqliteStore(StoreContract):
             await stores.close()
 
 
-class TestSqliteStoreSinglePrecision(TestSqliteStore):
+class TestSqliteStoresSinglePrecision(TestSqliteStores):
     precision: Precision = "single"

@@ -18,7 +18,12 @@ from __future__ import annotations
 from contextlib import suppress
 from pathlib import Path
 
-from eden_memory.adapters.stores.sqlite.connection import Worker, connect, translated
+from eden_memory.adapters.stores.sqlite.connection import (
+    StoreConnection,
+    Worker,
+    connect,
+    translated,
+)
 from eden_memory.adapters.stores.sqlite.fact_cache import FactCache
 from eden_memory.adapters.stores.sqlite.scan import Precision, choose
 from eden_memory.adapters.stores.sqlite.schema import optimize, prepare
@@ -34,21 +39,26 @@ class SqliteHandle:
         """Open (creating or upgrading) the file at ``path``; blocks, so callers use a thread."""
         scan = choose(vector_precision)
         self.path = path = Path(path).expanduser()
+        if path.is_dir():
+            raise StoreError(f"the store path {path} is a folder: give a file's path in it")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder of the store {path}: {exc}") from exc
-        conns = [connect(path, busy_timeout=busy_timeout)]
+        conns: list[StoreConnection] = []
         try:
+            conns.append(connect(path, busy_timeout=busy_timeout))
             with translated():
                 prepare(conns[0])
             for mapped in (True, False):  # the reader's, then the vector searcher's
                 conns.append(
                     connect(path, busy_timeout=busy_timeout, read_only=True, mapped=mapped)
                 )
-        except BaseException:
+        except BaseException as exc:
             for conn in conns:
                 conn.close()
+            if isinstance(exc, StoreError):  # the same kind (a lock stays retryable), with the path
+                raise type(exc)(f"cannot open the store {path}: {exc}") from exc
             raise
         self.folder = VectorFolder(path.with_name(path.name + ".vectors"), scan.dtype)
         conns[0].vector_folder = self.folder  # the writer appends to the files

@@ -49,8 +49,10 @@ async def open_sqlite(
     ranking = SqliteRanking(handle)
 
     async def close() -> None:
-        await ranking.settle()
-        await asyncio.to_thread(handle.close)
+        try:
+            await ranking.settle()
+        finally:
+            await asyncio.to_thread(handle.close)
 
     return Stores(
         facts=SqliteFacts(handle),

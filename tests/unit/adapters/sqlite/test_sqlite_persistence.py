@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -106,8 +107,30 @@ async def test_another_programs_database_is_left_alone(tmp_path: Path) -> None:
 async def test_a_file_that_is_no_database_is_a_store_error(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     path.write_bytes(b"this is not a sqlite file" * 100)
-    with pytest.raises(StoreError):
+    with pytest.raises(StoreError, match=f"cannot open the store {re.escape(str(path))}: "):
         await open_sqlite(path)
+
+
+async def test_a_folder_as_the_store_path_is_a_store_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match=f"{re.escape(str(tmp_path))} is a folder") as raised:
+        await open_sqlite(tmp_path)
+    assert not isinstance(raised.value, StoreUnavailableError)  # not worth a retry
+
+
+async def test_a_lock_held_while_opening_stays_retryable_and_names_the_path(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "memory.db"
+    await (await open_sqlite(path)).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA journal_mode = DELETE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreUnavailableError, match=re.escape(str(path))):
+            await open_sqlite(path, busy_timeout=0.1)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
 
 
 async def test_a_closed_store_refuses_calls(tmp_path: Path) -> None:
