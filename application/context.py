@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from eden_memory.application.bounded_cache import BoundedCache
-from eden_memory.domain.fifo import fifo_since
+from eden_memory.domain.fifo import fifo_since, select_fifo
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import ActiveScopes, ScopeKey
 from eden_memory.domain.settings import MemorySettings
@@ -95,7 +95,9 @@ class ContextAssembler:
         s = self._settings.facts
         if not s.fifo_enabled or s.fifo_limit == 0 or scopes.visibility.is_empty:
             return []
-        return await self._facts.recent_facts(scopes.visibility, fifo_since(now, s), s.fifo_limit)
+        found = await self._facts.recent_facts(scopes.visibility, fifo_since(now, s), s.fifo_limit)
+        # The store narrows by index; the domain's rule decides (and orders) what is shown.
+        return select_fifo(found, scopes.visibility, now, s)
 
 
 def _section(

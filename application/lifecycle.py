@@ -16,7 +16,7 @@ from eden_memory.application.reports import ConsolidationOutcome, FormationRepor
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.models import Message, SessionState
 from eden_memory.domain.settings import MemorySettings
-from eden_memory.domain.triggers import cold_cutoff, formation_due, weighted_tokens
+from eden_memory.domain.triggers import cold_cutoff, formation_due, is_cold, weighted_tokens
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.stores import PendingMessage, SessionStore
 
@@ -121,7 +121,9 @@ class Lifecycle:
         """Form every cold session once; safe to run from several schedulers at the same time."""
         at = now or self.clock.now()
         s = self.settings.formation
-        cold = await self.sessions.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
+        found = await self.sessions.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
+        # The store narrows by index; the domain's rule decides which sessions are cold.
+        cold = [st for st in found if is_cold(st.last_activity_at, st.pending_messages, at, s)]
         reports: list[FormationReport] = []
         for state in cold:
             try:

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.scopes import ScopeKey
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICRO = timedelta(microseconds=1)
@@ -28,22 +28,11 @@ def owner_of(owner: str | None) -> str:
     return owner or ""
 
 
-def key_of(agent_id: str, scope: str, owner: str) -> ScopeKey:
-    parsed = Scope(scope)
-    user = owner if parsed is Scope.USER else None
-    session = owner if parsed is Scope.SESSION else None
-    return ScopeKey(parsed, agent_id, user, session)  # type: ignore[arg-type]
-
-
 def to_us(moment: datetime) -> int:
     """Microseconds since the epoch: integers compare and index exactly, ISO strings don't."""
     if moment.tzinfo is None:
         raise InvalidInputError("times must be timezone-aware")
     return (moment - EPOCH) // _MICRO
-
-
-def opt_us(moment: datetime | None) -> int | None:
-    return None if moment is None else to_us(moment)
 
 
 def from_us(value: int | None) -> datetime | None:
