@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
 from eden_memory.adapters.stores.sqlite.connection import transaction, vector_folder
 from eden_memory.adapters.stores.sqlite.partition import Matrix
-from eden_memory.adapters.stores.sqlite.vector_files import Added, follow
+from eden_memory.adapters.stores.sqlite.vector_file_writes import Added, follow
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.scopes import ScopeKey
 

@@ -11,7 +11,7 @@ import asyncio
 from contextlib import suppress
 from functools import partial
 
-from eden_memory.adapters.stores.sqlite import keyword, semantic, vector_files
+from eden_memory.adapters.stores.sqlite import keyword, semantic, vector_file_writes
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError
@@ -60,5 +60,5 @@ class SqliteRanking:
             snaps = await handle.searcher.run(lambda c: handle.index.snapshots())
             for snap in snaps:
                 await handle.writer.run(
-                    partial(vector_files.adopt, folder=handle.folder, snap=snap)
+                    partial(vector_file_writes.adopt, folder=handle.folder, snap=snap)
                 )

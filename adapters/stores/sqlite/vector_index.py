@@ -31,14 +31,14 @@ from typing import cast
 
 import numpy as np
 
-from eden_memory.adapters.stores.sqlite import vector_files
+from eden_memory.adapters.stores.sqlite import vector_file_reads
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, rows_by_ids
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
 from eden_memory.adapters.stores.sqlite.scan import SingleScan, VectorScan
 from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
-from eden_memory.adapters.stores.sqlite.vector_files import Snapshot
+from eden_memory.adapters.stores.sqlite.vector_file_rows import Snapshot
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 _WHERE = "agent_id = ? AND scope = ? AND owner = ?"
@@ -118,7 +118,7 @@ class VectorIndex:
         for key, seen in self._unsaved.items():
             part = self._parts.get(key)
             if self._folder and self._space and part is not None:
-                written = vector_files.snapshot(self._folder, key, part, self._space, seen)
+                written = vector_file_reads.snapshot(self._folder, key, part, self._space, seen)
                 out += [written] if written else []
         self._unsaved = {}
         return out
@@ -129,7 +129,7 @@ class VectorIndex:
         """From the partition's file if usable, else from the rows (and listed to save)."""
         if self._folder is None:
             return _load(conn, key, space, seq, self.scan.dtype)
-        row, log = vector_files.load(conn, self._folder, key, space, seq)
+        row, log = vector_file_reads.load(conn, self._folder, key, space, seq)
         if row is None or log is None:
             self._unsaved[key] = None if row is None else row.token
             return _load(conn, key, space, seq, self.scan.dtype)

@@ -21,7 +21,7 @@ from eden_memory.adapters.stores.sqlite.fact_rows import fact_key, insert_fact
 from eden_memory.adapters.stores.sqlite.revisions import Changes
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
-from eden_memory.adapters.stores.sqlite.vector_files import file_path, file_row
+from eden_memory.adapters.stores.sqlite.vector_file_rows import file_path, file_row
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus

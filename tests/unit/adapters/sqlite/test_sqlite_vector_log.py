@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite import open_sqlite, vector_index
 from eden_memory.adapters.stores.sqlite.vector_file import live_rows
-from eden_memory.adapters.stores.sqlite.vector_files import file_row
+from eden_memory.adapters.stores.sqlite.vector_file_rows import file_row
 from tests.unit.adapters.sqlite.test_sqlite_vector_files import (
     USER_KEY,
     fact,
