@@ -25,7 +25,13 @@ from eden_memory.application.management import Management
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.reports import Usage
-from eden_memory.domain.ids import check_id, check_id_list
+from eden_memory.domain.ids import (
+    AgentId,
+    agent_id_of,
+    check_id_list,
+    session_id_of,
+    user_id_of,
+)
 from eden_memory.domain.scopes import ScopeKey
 
 
@@ -55,7 +61,8 @@ class Admin(Management):
 
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
         """Remove all memory of one user with one agent (GDPR-style erasure)."""
-        return await erase_user(self.stores.sessions, self.stores.revisions, agent_id, user_id)
+        agent, user = agent_id_of(agent_id), user_id_of(user_id)
+        return await erase_user(self.stores.sessions, self.stores.revisions, agent, user)
 
     async def reembed(
         self,
@@ -64,13 +71,13 @@ class Admin(Management):
         on_progress: Callable[[int], None] | None = None,
     ) -> int:
         """Move these agents' facts to this service's embedder (after changing models)."""
-        agents = check_id_list(agent_ids, "agent_ids", "agent_id")
+        agents = [AgentId(a) for a in check_id_list(agent_ids, "agent_ids", "agent_id")]
         return await reembed(self.stores.facts, self.embedder, agents, batch_size, on_progress)
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
         """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
         return export_agent(
-            self.stores.facts, self.stores.buffers, check_id(agent_id, "agent_id"), self.clock.now()
+            self.stores.facts, self.stores.buffers, agent_id_of(agent_id), self.clock.now()
         )
 
     async def import_lines(
@@ -106,9 +113,11 @@ class Admin(Management):
 
 
 def _keys(agent_id: str, user_id: str | None, session_id: str | None) -> list[ScopeKey]:
-    keys = [ScopeKey.agent(agent_id)]
+    """The keys asked about, each id checked (a host's strings, typed from here in)."""
+    agent = agent_id_of(agent_id)
+    keys = [ScopeKey.agent(agent)]
     if user_id is not None:
-        keys.append(ScopeKey.user(agent_id, user_id))
+        keys.append(ScopeKey.user(agent, user_id_of(user_id)))
     if session_id is not None:
-        keys.append(ScopeKey.session(agent_id, session_id))
+        keys.append(ScopeKey.session(agent, session_id_of(session_id)))
     return keys

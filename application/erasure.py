@@ -21,14 +21,13 @@ class Erasure:
 
 
 async def erase_user(
-    sessions: SessionStore, revisions: RevisionStore, agent_id: str, user_id: str
+    sessions: SessionStore, revisions: RevisionStore, agent: AgentId, user: UserId
 ) -> Erasure:
     """Remove the user's facts, reflections and blob with this agent, every session they had
     alone with it (messages, session memory), and their own messages in group sessions.
 
     Agent-scoped memory is the agent's knowledge, shared by all its users; it is kept.
     """
-    agent, user = AgentId(agent_id), UserId(user_id)
     report = Erasure()
     report.user_scope_records = await revisions.delete_scope(ScopeKey.user(agent, user))
     for state in await sessions.sessions_of_user(agent, user):

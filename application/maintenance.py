@@ -13,7 +13,7 @@ from eden_memory.ports.stores import FactQuery, FactStore, ListingPosition
 async def reembed(
     facts: FactStore,
     embedder: Embedder,
-    agent_ids: Sequence[str],
+    agent_ids: Sequence[AgentId],
     batch_size: int = 256,
     on_progress: Callable[[int], None] | None = None,
 ) -> int:
@@ -26,7 +26,7 @@ async def reembed(
     for agent_id in agent_ids:
         after: ListingPosition | None = None  # keyset paging: re-embedding moves no fact in
         while True:  # the listing order (time, id), so the position stays valid
-            query = FactQuery(AgentId(agent_id), status=None, limit=batch_size, after=after)
+            query = FactQuery(agent_id, status=None, limit=batch_size, after=after)
             page = await facts.list_facts(query)
             if not page:
                 break

@@ -19,6 +19,7 @@ from eden_memory.domain.ids import (
     FactId,
     ReflectionId,
     UserId,
+    agent_id_of,
     check_id,
     check_optional_id,
 )
@@ -52,7 +53,7 @@ class Management:
         after: ListingPosition | None = None,
     ) -> list[Fact]:
         """Newest first; ``after`` continues past the last fact of a page (keyset paging)."""
-        agent = _agent(agent_id)
+        agent = agent_id_of(agent_id)
         user = check_optional_id(user_id, "user_id")
         query = FactQuery(
             agent,
@@ -107,7 +108,7 @@ class Management:
     async def list_reflections(
         self, agent_id: str, key: ScopeKey | None = None, include_absorbed: bool = False
     ) -> list[Reflection]:
-        agent = _agent(agent_id)
+        agent = agent_id_of(agent_id)
         scope_key = None if key is None else check_key(key)
         return await self.stores.buffers.list_reflections(agent, scope_key, include_absorbed)
 
@@ -152,13 +153,9 @@ class Management:
         return updated
 
 
-def _agent(agent_id: object) -> AgentId:
-    return AgentId(check_id(agent_id, "agent_id"))
-
-
 def _fact_ids(agent_id: object, fact_id: object) -> tuple[AgentId, FactId]:
-    return _agent(agent_id), FactId(check_id(fact_id, "fact_id"))
+    return agent_id_of(agent_id), FactId(check_id(fact_id, "fact_id"))
 
 
 def _reflection_ids(agent_id: object, reflection_id: object) -> tuple[AgentId, ReflectionId]:
-    return _agent(agent_id), ReflectionId(check_id(reflection_id, "reflection_id"))
+    return agent_id_of(agent_id), ReflectionId(check_id(reflection_id, "reflection_id"))

@@ -29,7 +29,7 @@ PAGE = 500
 
 
 async def export_agent(
-    facts: FactStore, buffers: BufferStore, agent_id: str, now: datetime
+    facts: FactStore, buffers: BufferStore, agent_id: AgentId, now: datetime
 ) -> AsyncIterator[str]:
     """Every fact (any status, with vector), reflection and blob of one agent, one per line."""
     space = await facts.embedding_space()
@@ -39,20 +39,16 @@ async def export_agent(
     yield json.dumps(header)
     after: ListingPosition | None = None  # keyset paging: no page skips the earlier ones
     while True:
-        page = await facts.list_facts(
-            FactQuery(AgentId(agent_id), status=None, limit=PAGE, after=after)
-        )
+        page = await facts.list_facts(FactQuery(agent_id, status=None, limit=PAGE, after=after))
         vectors = await facts.get_vectors([f.id for f in page])
         for fact in page:
             yield _line("fact", fact.model_dump(mode="json"), vector=vectors.get(fact.id))
         if len(page) < PAGE:
             break
         after = ListingPosition.after(page[-1])
-    for reflection in await buffers.list_reflections(
-        AgentId(agent_id), None, include_absorbed=True
-    ):
+    for reflection in await buffers.list_reflections(agent_id, None, include_absorbed=True):
         yield _line("reflection", reflection.model_dump(mode="json"))
-    for blob in await buffers.list_consolidated(AgentId(agent_id)):
+    for blob in await buffers.list_consolidated(agent_id):
         yield _line("consolidated", blob.model_dump(mode="json"))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from eden_memory.domain.dedup import Override
+from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.usage import UsageSnapshot
 
 
@@ -53,8 +54,8 @@ class ConsolidationOutcome:
 
 @dataclass
 class FormationReport:
-    agent_id: str
-    session_id: str
+    agent_id: AgentId
+    session_id: SessionId
     trigger: str
     messages: int = 0
     resumed_plan: bool = False  # carried out the plan an interrupted formation saved

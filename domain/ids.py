@@ -32,6 +32,19 @@ def check_id(value: object, what: str = "id") -> str:
     return value
 
 
+def agent_id_of(value: object) -> AgentId:
+    """A host's agent id, checked, as the type the layers below take."""
+    return AgentId(check_id(value, "agent_id"))
+
+
+def user_id_of(value: object) -> UserId:
+    return UserId(check_id(value, "user_id"))
+
+
+def session_id_of(value: object) -> SessionId:
+    return SessionId(check_id(value, "session_id"))
+
+
 def check_optional_id(value: object, what: str) -> str | None:
     """An id where ``None`` means "none given" (no user, no session)."""
     return None if value is None else check_id(value, what)

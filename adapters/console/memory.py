@@ -19,7 +19,7 @@ from eden_memory.application.inspection import ConsolidationStatus, ScopeStats
 from eden_memory.application.search import SearchResponse
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import NotFoundError
-from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId, check_id
+from eden_memory.domain.ids import AgentId, FactId, check_id, session_id_of, user_id_of
 from eden_memory.domain.models import (
     ConsolidatedMemory,
     Fact,
@@ -154,12 +154,12 @@ class ConsoleMemory:
 
     async def sessions_of(self, agent_id: str, user_id: str) -> list[SessionState]:
         agent = self.agent(agent_id)
-        user = UserId(check_id(user_id, "user_id"))
+        user = user_id_of(user_id)
         return await self._stores.sessions.sessions_of_user(agent, user)
 
     async def session(self, agent_id: str, session_id: str) -> SessionState | None:
         agent = self.agent(agent_id)
-        return await self._stores.sessions.get_session(agent, SessionId(check_id(session_id)))
+        return await self._stores.sessions.get_session(agent, session_id_of(session_id))
 
     # What the agent sees -----------------------------------------------------------
 
@@ -175,7 +175,11 @@ class ConsoleMemory:
             return self._service.conversation(
                 AgentMemoryConfig(agent), session_id or PREVIEW_SESSION, users
             )
-        return replace(session.profile, user_ids=(UserId(user_id),)) if user_id else session.profile
+        return (
+            replace(session.profile, user_ids=(user_id_of(user_id),))
+            if user_id
+            else session.profile
+        )
 
     async def context(
         self, agent_id: str, user_id: str | None, session_id: str | None

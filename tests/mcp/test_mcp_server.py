@@ -8,6 +8,7 @@ from mcp.types import TextContent
 from eden_memory.adapters.mcp.identity import ServerIdentity
 from eden_memory.adapters.mcp.server import _ended, build_server
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
+from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import Story, World, make_world
 
@@ -87,7 +88,7 @@ async def test_a_recorded_turn_counts_only_the_messages_kept() -> None:
 
 
 def test_ending_a_session_says_which_consolidation_was_not_kept() -> None:
-    report = FormationReport("nova", "s9", "end", messages=2)
+    report = FormationReport(AgentId("nova"), SessionId("s9"), "end", messages=2)
     report.consolidations = [
         ConsolidationOutcome("user:nova:alice", 0, None, "rejected", error="echoes the prompt"),
         ConsolidationOutcome("session:nova:s9", 2, 1, "consolidated"),
