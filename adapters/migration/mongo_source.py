@@ -12,7 +12,7 @@ from typing import Any
 
 from bson import ObjectId
 
-from eden_memory.domain.v1_values import source_id, valid_id
+from eden_memory.domain.migration.values import source_id, valid_id
 from eden_memory.ports.migration import AGENTS, SESSIONS, USERS, V1Doc
 
 COLLECTIONS = (USERS, AGENTS, SESSIONS)

@@ -19,9 +19,7 @@ from eden_memory.application.migration.model import (
 )
 from eden_memory.application.migration.records import RecordPlanner
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.scopes import ScopeKey
-from eden_memory.domain.settings import ScopeNumbers
-from eden_memory.domain.v1_values import (
+from eden_memory.domain.migration.values import (
     created_time,
     id_list,
     source_id,
@@ -29,6 +27,8 @@ from eden_memory.domain.v1_values import (
     updated_time,
     valid_id,
 )
+from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.settings import ScopeNumbers
 from eden_memory.ports.migration import AGENTS, SESSIONS, USERS, V1Doc
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -23,11 +23,7 @@ from eden_memory.application.migration.model import (
 )
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId, MessageId, SessionId
-from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
-from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.domain.settings import ScopeNumbers
-from eden_memory.domain.text import word_count
-from eden_memory.domain.v1_values import (
+from eden_memory.domain.migration.values import (
     created_time,
     id_list,
     source_id,
@@ -36,6 +32,10 @@ from eden_memory.domain.v1_values import (
     updated_time,
     valid_id,
 )
+from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
+from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.domain.settings import ScopeNumbers
+from eden_memory.domain.text import word_count
 from eden_memory.ports.migration import SESSIONS, V1Doc
 
 

@@ -24,8 +24,8 @@ from eden_memory.application.migration.model import (
 from eden_memory.application.migration.writes import Writer, key_from
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.migration.values import id_list, source_id, valid_id
 from eden_memory.domain.settings import ConsolidationSettings, ScopeNumbers
-from eden_memory.domain.v1_values import id_list, source_id, valid_id
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.migration import (
     AGENTS,
@@ -110,8 +110,8 @@ def _owned(entries: list[dict[str, object]]) -> set[str]:
     for entry in entries:
         if entry.get("type") in ("fact", "reflection"):
             owned.add(str(entry["id"]))
-        elif entry.get("type") == "blob" and isinstance(entry.get("key"), dict):
-            owned.add(key_from(entry["key"]).as_text())  # type: ignore[arg-type]
+        elif entry.get("type") == "blob" and isinstance(key := entry.get("key"), dict):
+            owned.add(key_from(key).as_text())
     return owned
 
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from bson import ObjectId
 
-from eden_memory.domain.v1_values import (
+from eden_memory.domain.migration.values import (
     created_time,
     id_list,
     source_id,
