@@ -16,7 +16,6 @@ from eden_memory.adapters.stores.sqlite.codec import (
     from_us,
     owner_of,
     to_us,
-    vector_blob,
 )
 from eden_memory.domain.models import Fact
 
@@ -65,11 +64,6 @@ def insert_params(fact: Fact, blob: bytes, seq: int) -> tuple[Any, ...]:
         blob,
         fact.model_dump_json(),
     )
-
-
-def insert_fact(conn: sqlite3.Connection, fact: Fact, vector: Sequence[float], seq: int) -> bool:
-    """Insert unless the id, or an active twin (same key and hash), is already stored."""
-    return conn.execute(INSERT_FACT, insert_params(fact, vector_blob(vector), seq)).rowcount == 1
 
 
 def index_keywords(conn: sqlite3.Connection, after_pk: int) -> None:

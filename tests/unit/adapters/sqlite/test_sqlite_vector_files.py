@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
+from eden_memory.adapters.stores.sqlite.codec import vector_blob
 from eden_memory.adapters.stores.sqlite.connection import connect
-from eden_memory.adapters.stores.sqlite.fact_rows import fact_key, insert_fact
+from eden_memory.adapters.stores.sqlite.fact_rows import INSERT_FACT, fact_key, insert_params
 from eden_memory.adapters.stores.sqlite.revisions import Changes
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
@@ -144,7 +145,8 @@ async def test_an_append_whose_transaction_never_committed_is_ignored(path: Path
     conn.execute("BEGIN IMMEDIATE")
     changes = Changes(conn)
     ghost = fact(99)
-    insert_fact(conn, ghost, [0.0, 0.0, 1.0], changes.facts(fact_key(ghost)))
+    seq = changes.facts(fact_key(ghost))
+    conn.execute(INSERT_FACT, insert_params(ghost, vector_blob([0.0, 0.0, 1.0]), seq))
     changes.flush()
     conn.execute("ROLLBACK")
     conn.close()
