@@ -31,7 +31,7 @@ async def erase_user(
     report = Erasure()
     report.user_scope_records = await revisions.delete_scope(ScopeKey.user(agent, user))
     for state in await sessions.sessions_of_user(agent, user):
-        if state.user_ids == (user,):
+        if state.profile.user_ids == (user,):
             report.sessions.append(state.session_id)
             key = ScopeKey.session(agent, state.session_id)
             report.session_scope_records += await revisions.delete_scope(key)

@@ -155,7 +155,7 @@ class Formation:
                 messages,
                 scopes,
                 self.settings,
-                claim.session.memory_instructions,
+                claim.session.profile.memory_instructions,
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
@@ -186,7 +186,7 @@ class Formation:
                 {k.scope: [r for r in buffered if r.key == k] for k in keys},
                 formed,
                 self.settings,
-                claim.session.memory_instructions,
+                claim.session.profile.memory_instructions,
             )
         report.reflections_rejected.extend(notes.rejected)
         log_rejected(report, "reflection", notes.rejected)

@@ -6,26 +6,20 @@ from datetime import datetime
 
 from pydantic import Field
 
-from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.models.messages import Message
 from eden_memory.domain.profile import SessionProfile
 
 
 class SessionState(Record):
-    """A session's memory bookkeeping, including a snapshot of how formation must run.
+    """A session's memory bookkeeping, with the profile it was last recorded with.
 
-    The snapshot (toggles, instructions, tier) lets a scheduler form a cold session with
+    The profile (toggles, instructions, tier) lets a scheduler form a cold session with
     nothing but the store.
     """
 
-    agent_id: AgentId
-    session_id: SessionId
-    user_ids: tuple[UserId, ...] = ()
-    user_memory_enabled: bool = True
-    agent_memory_enabled: bool = True
-    memory_instructions: str = ""
-    premium: bool = False
+    profile: SessionProfile
     # Recorded and not yet formed, claimed ones included.
     pending_messages: int = Field(default=0, ge=0)
     pending_tokens: float = Field(default=0.0, ge=0.0)
@@ -35,18 +29,14 @@ class SessionState(Record):
     claim_id: str | None = None
     claim_expires_at: UtcTime | None = None
 
+    # The session's address in every store (its key), so read here; all else via ``profile``.
     @property
-    def profile(self) -> SessionProfile:
-        """The profile the session was last recorded with."""
-        return SessionProfile(
-            self.agent_id,
-            self.session_id,
-            self.user_ids,
-            user_memory_enabled=self.user_memory_enabled,
-            agent_memory_enabled=self.agent_memory_enabled,
-            memory_instructions=self.memory_instructions,
-            premium=self.premium,
-        )
+    def agent_id(self) -> AgentId:
+        return self.profile.agent_id
+
+    @property
+    def session_id(self) -> SessionId:
+        return self.profile.session_id
 
     def claim_active(self, now: datetime) -> bool:
         return self.claim_expires_at is not None and self.claim_expires_at > now

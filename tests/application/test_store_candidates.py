@@ -96,4 +96,4 @@ async def test_only_sessions_cold_by_the_rule_are_formed_whatever_the_store_retu
     busy = await stores.sessions.get_session(AgentId("nova"), SessionId("busy"))
     assert busy is not None
     assert busy.pending_messages == 4
-    assert UserId("alice") in busy.user_ids
+    assert UserId("alice") in busy.profile.user_ids

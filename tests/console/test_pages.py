@@ -65,6 +65,11 @@ def test_the_user_page_shows_their_memory_sessions_and_facts_only(world: World) 
     assert "Bob drinks" not in html
 
 
+def test_the_session_page_links_the_users_of_its_stored_profile(world: World) -> None:
+    html = signed_in(console(world)).get("/session?agent=nova&session=s-alice-1").text
+    assert 'users: <a href="/user?agent=nova&amp;user=alice">alice</a>' in html
+
+
 def test_a_retired_fact_shows_what_superseded_it(world: World) -> None:
     client = signed_in(console(world))
     listing = client.get("/facts?agent=nova&status=retired").text

@@ -24,7 +24,7 @@ class InMemorySessions(StateHolder):
         address = (profile.agent_id, profile.session_id)
         entry = self._state.sessions.get(address)
         if entry is None:
-            entry = StoredSession(SessionState(agent_id=address[0], session_id=address[1]))
+            entry = StoredSession(SessionState(profile=profile))
             self._state.sessions[address] = entry
         for pending in messages:
             if pending.message.id not in entry.messages:
@@ -32,14 +32,7 @@ class InMemorySessions(StateHolder):
                 entry.messages[pending.message.id] = StoredMessage(
                     pending.message, pending.weighted_tokens, seq
                 )
-        refreshed = entry.state.evolve(
-            user_ids=profile.user_ids,
-            user_memory_enabled=profile.user_memory_enabled,
-            agent_memory_enabled=profile.agent_memory_enabled,
-            memory_instructions=profile.memory_instructions,
-            premium=profile.premium,
-            last_activity_at=now,
-        )
+        refreshed = entry.state.evolve(profile=profile, last_activity_at=now)
         entry.state = entry.with_pending_counts(refreshed)
         return entry.state
 
@@ -154,7 +147,7 @@ class InMemorySessions(StateHolder):
         found = [
             e.state
             for (agent, _), e in self._state.sessions.items()
-            if agent == agent_id and user_id in e.state.user_ids
+            if agent == agent_id and user_id in e.state.profile.user_ids
         ]
         return sorted(found, key=lambda s: s.session_id)
 

@@ -9,11 +9,13 @@ strict domain models accept the result.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from eden_memory.adapters.stores.mongo.codec import IdCodec, decode_document, encode_document
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection, SessionState
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import ScopeKey
 
 _FACT_OWNERS = ("agent_id", "user_id", "source_session_id")
@@ -22,7 +24,9 @@ _FACT_OWNERS = ("agent_id", "user_id", "source_session_id")
 WRITTEN_AT = "written_at"
 _REFLECTION_OWNERS = ("agent_id", "user_id", "session_id", "source_session_id")
 _BLOB_OWNERS = ("agent_id", "user_id", "session_id")
-SESSION_FIELDS = frozenset(SessionState.model_fields)
+# A session document keeps its profile's fields at the top level, beside the state's own.
+PROFILE_FIELDS = tuple(f.name for f in fields(SessionProfile))
+STATE_FIELDS = frozenset(SessionState.model_fields) - {"profile"}
 
 
 def _owners(data: dict[str, Any], fields: Sequence[str], ids: IdCodec) -> None:
@@ -105,12 +109,15 @@ def blob_from_document(document: Document, ids: IdCodec) -> ConsolidatedMemory:
 
 
 def session_from_document(document: Document, ids: IdCodec) -> SessionState:
-    data = {k: v for k, v in decode_document(document).items() if k in SESSION_FIELDS}
-    data["agent_id"] = ids.read(data["agent_id"])
-    data["session_id"] = ids.read(data["session_id"])
-    data["user_ids"] = tuple(ids.read(u) for u in data.get("user_ids", ()))
+    """The state of a session document, whose profile fields are kept flat beside the rest."""
+    data = decode_document(document)
+    profile = {k: data[k] for k in PROFILE_FIELDS if k in data}
+    profile["agent_id"] = ids.read(data["agent_id"])
+    profile["session_id"] = ids.read(data["session_id"])
+    profile["user_ids"] = tuple(ids.read(u) for u in data.get("user_ids", ()))
     # Counters move by $inc; a crash between two writes must not make them negative.
-    data["pending_messages"] = max(0, int(data.get("pending_messages", 0)))
+    pending = max(0, int(data.get("pending_messages", 0)))
     tokens = max(0.0, float(data.get("pending_tokens", 0.0)))
-    data["pending_tokens"] = tokens if data["pending_messages"] else 0.0
-    return SessionState.model_validate(data)
+    state = {k: data[k] for k in STATE_FIELDS if k in data}
+    state |= {"pending_messages": pending, "pending_tokens": tokens if pending else 0.0}
+    return SessionState.model_validate({**state, "profile": profile})

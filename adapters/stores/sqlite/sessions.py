@@ -27,11 +27,9 @@ _KEY = "agent_id = ? AND session_id = ?"
 
 
 def state_from_row(row: Sequence[Any]) -> SessionState:
-    profile = json.loads(row[2])
+    # The key has columns of its own; the rest of the profile is one JSON column.
     return SessionState(
-        agent_id=row[0],
-        session_id=row[1],
-        **profile,
+        profile=SessionProfile(row[0], row[1], **json.loads(row[2])),
         pending_messages=row[3],
         pending_tokens=row[4],
         last_activity_at=from_us(row[5]),

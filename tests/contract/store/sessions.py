@@ -30,7 +30,7 @@ class SessionContract(StoreFixtures):
         self, sessions: SessionStore
     ) -> None:
         state = await sessions.record_messages(profile(users=(U1, U2)), messages(1, 3), T0)
-        assert (state.agent_id, state.session_id, state.user_ids) == (A, S1, (U1, U2))
+        assert (state.agent_id, state.session_id, state.profile.user_ids) == (A, S1, (U1, U2))
         assert state.pending_messages == 3
         assert state.pending_tokens == pytest.approx(6.0)
         assert state.last_activity_at == T0
@@ -56,9 +56,12 @@ class SessionContract(StoreFixtures):
             premium=True,
         )
         state = await sessions.record_messages(changed, messages(2, 2), T0)
-        assert state.user_ids == (U1, U2)
-        assert not state.user_memory_enabled
-        assert (state.memory_instructions, state.premium) == ("Remember birthdays.", True)
+        assert state.profile.user_ids == (U1, U2)
+        assert not state.profile.user_memory_enabled
+        assert (state.profile.memory_instructions, state.profile.premium) == (
+            "Remember birthdays.",
+            True,
+        )
 
     async def test_cold_sessions_are_idle_with_enough_pending_messages(
         self, sessions: SessionStore

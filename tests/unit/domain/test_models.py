@@ -18,6 +18,7 @@ from eden_memory.domain.models import (
     SessionState,
 )
 from eden_memory.domain.models.messages import MAX_MESSAGE_CHARS
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import content_hash
 from tests.unit.domain.builders import PROPERTY, T0, line_text, make_fact, make_reflection
@@ -40,7 +41,7 @@ def test_every_record_refuses_naive_times() -> None:
     with pytest.raises(ValidationError, match="timezone-aware"):
         ConsolidatedMemory.empty(ScopeKey.agent("a1"), 10).evolve(updated_at=NAIVE)
     with pytest.raises(ValidationError, match="timezone-aware"):
-        SessionState(agent_id=AgentId("a1"), session_id=SessionId("s1"), last_activity_at=NAIVE)
+        SessionState(profile=SessionProfile(AgentId("a1"), SessionId("s1")), last_activity_at=NAIVE)
 
 
 @PROPERTY
@@ -186,10 +187,12 @@ def test_a_message_is_bounded_and_has_a_valid_id() -> None:
 
 def test_a_session_state_gives_its_profile_and_claim() -> None:
     state = SessionState(
-        agent_id=AgentId("a1"),
-        session_id=SessionId("s1"),
-        user_ids=(UserId("u1"), UserId("u2")),
-        agent_memory_enabled=False,
+        profile=SessionProfile(
+            AgentId("a1"),
+            SessionId("s1"),
+            (UserId("u1"), UserId("u2")),
+            agent_memory_enabled=False,
+        ),
         claim_expires_at=T0,
     )
     assert state.profile.is_group
@@ -199,7 +202,7 @@ def test_a_session_state_gives_its_profile_and_claim() -> None:
     assert state.claim_active(T0 - timedelta(seconds=1))
     assert not state.claim_active(T0)
     with pytest.raises(ValidationError):
-        SessionState(agent_id=AgentId("a1"), session_id=SessionId("s1"), pending_messages=-1)
+        SessionState(profile=SessionProfile(AgentId("a1"), SessionId("s1")), pending_messages=-1)
 
 
 def test_times_in_other_zones_are_stored_in_utc() -> None:

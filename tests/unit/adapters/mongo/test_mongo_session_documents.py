@@ -2,12 +2,12 @@
 
 ``MAIN_DOCUMENT`` is what the store wrote before ``SessionState`` held its profile as one
 value (captured from that code, mongomock, string ids); it must read back the same and be
-written the same, so no stored session needs a migration.
+written the same (``stored_sessions``), so no stored session needs a migration.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
@@ -20,20 +20,11 @@ from eden_memory.adapters.stores.mongo.codec import IdCodec
 from eden_memory.adapters.stores.mongo.documents import session_from_document
 from eden_memory.adapters.stores.mongo.messages import profile_update, session_filter
 from eden_memory.adapters.stores.mongo.options import IdMode, MongoStoreOptions
-from eden_memory.domain.ids import AgentId, MessageId, SessionId, UserId
-from eden_memory.domain.models import Message, Role, SessionState
+from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.models import SessionState
 from eden_memory.domain.profile import SessionProfile
-from eden_memory.ports.stores import PendingMessage, Stores
+from tests.unit.adapters.stored_sessions import PROFILE, T, record_claim_and_end
 
-T = datetime(2026, 1, 15, 12, 0, 0, 123456, tzinfo=UTC)
-PROFILE = SessionProfile(
-    AgentId("agent-a"),
-    SessionId("session-1"),
-    (UserId("user-1"), UserId("user-2"), UserId("user-1")),
-    user_memory_enabled=False,
-    memory_instructions="Remember birthdays — ü",
-    premium=True,
-)
 MAIN_DOCUMENT: dict[str, Any] = {
     "_id": "agent-a|session-1",
     "agent_id": "agent-a",
@@ -71,25 +62,6 @@ def _rest(state: SessionState) -> tuple[object, ...]:
     )
 
 
-async def _record_claim_and_end(stores: Stores, profile: SessionProfile) -> None:
-    """The writes that produced ``MAIN_DOCUMENT``."""
-    sent = [
-        PendingMessage(
-            Message(id=MessageId(f"m{i}"), role=Role.USER, text=f"hi {i}", sent_at=T), 2.5
-        )
-        for i in range(3)
-    ]
-    await stores.sessions.record_messages(profile, sent, T)
-    later = T + timedelta(seconds=1)
-    claim = await stores.sessions.claim_messages(
-        profile.agent_id, profile.session_id, "claim-1", later, 60.0, 1, 2
-    )
-    assert claim is not None
-    await stores.sessions.end_session(
-        profile.agent_id, profile.session_id, T + timedelta(seconds=2)
-    )
-
-
 def test_a_document_written_before_the_profile_was_nested_reads_back_the_same() -> None:
     state = session_from_document(MAIN_DOCUMENT, IdCodec(IdMode.STRING))
     assert state.profile == PROFILE
@@ -109,7 +81,7 @@ def test_a_document_written_before_the_profile_was_nested_reads_back_the_same() 
 
 async def test_recording_writes_the_document_as_before() -> None:
     database: Any = AsyncMongoMockClient()["eden_layout"]
-    await _record_claim_and_end(mongo_stores(database), PROFILE)
+    await record_claim_and_end(mongo_stores(database), PROFILE)
     assert await database["memory2_sessions"].find_one({}) == MAIN_DOCUMENT
 
 
@@ -119,7 +91,7 @@ async def test_object_ids_are_read_back_as_their_strings() -> None:
     profile = SessionProfile(
         AgentId(str(OIDS[0])), SessionId(str(OIDS[1])), (UserId(str(OIDS[2])), UserId(str(OIDS[3])))
     )
-    await _record_claim_and_end(stores, profile)
+    await record_claim_and_end(stores, profile)
     document = await database["memory2_sessions"].find_one({})
     assert document is not None
     assert (document["agent_id"], document["session_id"], document["user_ids"]) == (
