@@ -106,7 +106,7 @@ class Formation:
         state = claim.session
         report = FormationReport(state.agent_id, state.session_id, trigger.value)
         report.messages = len(claim.messages)
-        profile = state.profile  # rebuilt from the stored row on each access: read it once
+        profile = state.profile
         scopes = profile.scopes(self.settings.enabled)
         role = profile.reflection_role
         writer = FactWriter(
