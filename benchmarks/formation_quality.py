@@ -83,6 +83,8 @@ class SessionRun:
     tokens_out: int = 0
     facts_extracted: int = 0
     facts_added: int = 0
+    citations_trimmed: int = 0
+    dates_resolved: int = 0
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (content, why)
     reflections: int = 0
     consolidations: dict[str, int] = field(default_factory=dict)  # status -> count
@@ -139,6 +141,8 @@ def account(run: SessionRun, reports: Sequence[FormationReport], embed_tokens: i
         run.tokens_out += usage.output_tokens
         run.facts_extracted += report.facts_extracted
         run.facts_added += len(report.facts_added)
+        run.citations_trimmed += report.citations_trimmed
+        run.dates_resolved += report.dates_resolved
         run.rejected += [(r.content, f"fact: {r.why}") for r in report.facts_rejected]
         run.rejected += [(r.content, f"reflection: {r.why}") for r in report.reflections_rejected]
         run.reflections += sum(report.reflections.values())

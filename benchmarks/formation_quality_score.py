@@ -98,6 +98,13 @@ async def recall(name: str, samples: list[Sample], embedder: Embedder) -> dict[s
     return out
 
 
+def _counted(runs: list[dict[str, Any]], key: str) -> int | str:
+    """A count the runs recorded; a run file from before it was counted says so, not 0."""
+    if any(key not in r for r in runs):
+        return "not recorded"
+    return sum(int(r[key]) for r in runs)
+
+
 def formation_stats(formed: dict[str, Any]) -> dict[str, Any]:
     runs, facts = formed["runs"], formed["facts"]
     words = [len(f["content"].split()) for f in facts]
@@ -115,6 +122,8 @@ def formation_stats(formed: dict[str, Any]) -> dict[str, Any]:
         "ids_per_fact": statistics.fmean(ids) if ids else 0.0,
         "most_ids_per_fact": max(ids, default=0),
         "scopes": dict(Counter(f["scope"] for f in facts)),
+        "citations_trimmed": _counted(runs, "citations_trimmed"),
+        "dates_resolved": _counted(runs, "dates_resolved"),
         "rejected": sum(len(r["rejected"]) for r in runs),
         "rejected_reasons": dict(reasons.most_common()),
         "reflections_per_session": sum(r["reflections"] for r in runs) / n,
@@ -148,6 +157,8 @@ def print_tables(results: dict[str, Any]) -> None:
         "ids_per_fact",
         "most_ids_per_fact",
         "scopes",
+        "citations_trimmed",
+        "dates_resolved",
         "rejected",
         "reflections_per_session",
         "consolidations",

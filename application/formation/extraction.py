@@ -43,6 +43,8 @@ class SourcedFact:
 class Extracted:
     facts: list[SourcedFact] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
+    citations_trimmed: int = 0  # facts whose citation (or the whole batch) was cut to the closest
+    dates_resolved: int = 0  # facts whose relative dates the rule made absolute
 
 
 async def extract_facts(
@@ -81,8 +83,12 @@ async def extract_facts(
         if problem is not None:
             out.rejected.append(Rejected(item.content, problem))
             continue
-        cited = _cited(content, sources or messages)
-        content = _dated(content, cited, settings.facts.max_words)
+        offered = sources or messages
+        cited = _cited(content, offered)
+        out.citations_trimmed += len(cited) < len(offered)
+        dated = _dated(content, cited, settings.facts.max_words)
+        out.dates_resolved += dated != content
+        content = dated
         out.facts.append(SourcedFact.of(NewFact(content, scope), cited))
     return out
 

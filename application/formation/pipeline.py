@@ -159,6 +159,8 @@ class Formation:
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
+        report.citations_trimmed = extracted.citations_trimmed
+        report.dates_resolved = extracted.dates_resolved
         log_rejected(report, "fact", extracted.rejected)
         async with timed(report.stage_seconds, "dedup"):
             return await writer.plan(extracted.facts, scopes, report)

@@ -343,15 +343,18 @@ async def test_a_fact_citing_the_whole_session_keeps_the_three_messages_closest_
 ) -> None:
     clean, wide = Spoiler(), Spoiler()
     wide.spoil.add("wide")
-    formed = {}
+    formed, trimmed = {}, {}
     for name, spoiler in (("clean", clean), ("wide", wide)):
         world = await _world(make_store, spoiler)
         conv = world.memory.conversation(AGENT, "s1", ["alice"])
         said = world.messages(*FIRST, COPIED)
         await world.memory.record_messages(conv, said)
-        await world.memory.end_session(conv)
+        report = await world.memory.end_session(conv)
+        assert report is not None
+        trimmed[name] = report.citations_trimmed
         facts = await world.memory.admin.list_facts("nova")
         formed[name] = {f.content: f.source_message_ids for f in facts}
+    assert trimmed == {"clean": 0, "wide": len(formed["wide"])}  # the report counts each cut
     assert len(said) > 3
     assert formed["wide"].keys() == formed["clean"].keys()  # nothing lost, only trimmed
     for content, ids in formed["wide"].items():
@@ -368,7 +371,9 @@ async def test_a_fact_with_a_relative_date_is_stored_with_the_day_it_names(
     conv = world.memory.conversation(AGENT, "s1", ["alice"])
     said = world.messages(*FIRST, COPIED)
     await world.memory.record_messages(conv, said)
-    await world.memory.end_session(conv)
+    report = await world.memory.end_session(conv)
+    assert report is not None
+    assert report.dates_resolved == 1  # the story's own facts hold no relative date
     said_on = said[0].sent_at.date()
     back = next(n for n in range(1, 8) if (said_on - timedelta(days=n)).weekday() == 5)
     saturday = spoken_day(said_on - timedelta(days=back))
