@@ -62,7 +62,7 @@ class FormationReport:
     facts_extracted: int = 0
     facts_rejected: list[Rejected] = field(default_factory=list)
     citations_trimmed: int = 0  # kept facts whose cited messages were cut to the closest three
-    dates_resolved: int = 0  # kept facts whose "last Saturday" became a date
+    dates_resolved: int = 0  # kept facts and notes whose "last Saturday" became a date
     exact_duplicates: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
     overrides: list[Override] = field(default_factory=list)

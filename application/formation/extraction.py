@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.facts import fact_extraction_prompt
@@ -100,11 +100,16 @@ def _dated(content: str, cited: Sequence[Message], max_words: int) -> str:
     if not has_relative_date(content):
         return content
     saying = next((m for m in cited if has_relative_date(m.text)), cited[-1])
+    return _dated_on(content, saying.sent_at.date(), max_words, "fact")
+
+
+def _dated_on(text: str, day: date, max_words: int, what: str) -> str:
+    if not has_relative_date(text):
+        return text
     try:
-        dated = resolve_relative_dates(content, saying.sent_at.date())
-        return single_line(dated, max_words=max_words, what="fact")
+        return single_line(resolve_relative_dates(text, day), max_words=max_words, what=what)
     except InvalidMemoryTextError:
-        return content
+        return text
 
 
 def _cited(content: str, sources: Sequence[Message]) -> tuple[Message, ...]:
@@ -116,6 +121,7 @@ def _cited(content: str, sources: Sequence[Message]) -> tuple[Message, ...]:
 class ExtractedNotes:
     by_scope: dict[Scope, list[str]] = field(default_factory=dict)
     rejected: list[Rejected] = field(default_factory=list)
+    dates_resolved: int = 0
 
 
 async def extract_reflections(
@@ -132,7 +138,8 @@ async def extract_reflections(
     """One call over the current memory, the new facts and the conversation; a note of an
     inactive scope, over the word limit, echoing the prompt, copied from a message or spoken
     in the first person is rejected, with why, and so are a level's notes past the first
-    ``NOTES_PER_SCOPE`` that pass (``domain.reflection_checks``)."""
+    ``NOTES_PER_SCOPE`` that pass (``domain.reflection_checks``). A note carries no citation,
+    so its relative dates are made absolute only when every message was sent on one day."""
     active = [s for s in (Scope.AGENT, Scope.USER, Scope.SESSION) if s in scopes.scopes]
     system, prompt = reflection_prompt(
         messages, active, blobs, recent, new_facts, settings.reflections.max_words, instructions
@@ -159,8 +166,21 @@ async def extract_reflections(
         kept, over = split_at_limit(passed)
         out.rejected += [Rejected(note, over_limit_reason()) for note in over]
         if kept:
-            out.by_scope[scope] = list(kept)
+            out.by_scope[scope] = [_note_dated(note, messages, settings, out) for note in kept]
     return out
+
+
+def _note_dated(
+    note: str, messages: Sequence[Message], settings: MemorySettings, out: ExtractedNotes
+) -> str:
+    """A note's "last Saturday" as a date, when the batch was all said on one day (else which
+    day it counts from is unknown: left as the model wrote it)."""
+    days = {m.sent_at.date() for m in messages}
+    if len(days) != 1:
+        return note
+    dated = _dated_on(note, days.pop(), settings.reflections.max_words, "reflection")
+    out.dates_resolved += dated != note
+    return dated
 
 
 def _note(

@@ -160,7 +160,7 @@ class Formation:
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
         report.citations_trimmed = extracted.citations_trimmed
-        report.dates_resolved = extracted.dates_resolved
+        report.dates_resolved += extracted.dates_resolved
         log_rejected(report, "fact", extracted.rejected)
         async with timed(report.stage_seconds, "dedup"):
             return await writer.plan(extracted.facts, scopes, report)
@@ -191,6 +191,7 @@ class Formation:
                 claim.session.profile.memory_instructions,
             )
         report.reflections_rejected.extend(notes.rejected)
+        report.dates_resolved += notes.dates_resolved
         log_rejected(report, "reflection", notes.rejected)
         now = self.clock.now()
         said_at = max(m.sent_at for m in claim.messages)

@@ -46,6 +46,7 @@ VOICED_NOTES = {
     "I will keep the answers short for Alice": "it speaks in the first person ('I')",
 }
 DATED_FACT = "Alice booked the festival venue last Saturday"
+DATED_NOTE = "Alice wants the venue she booked last Saturday confirmed"
 # What a small model copies from today's consolidation prompt: its JSON placeholder.
 ECHO = "the new text of the section\n"
 
@@ -87,6 +88,8 @@ class Spoiler:
             answer["user"] += list(VOICED_NOTES)
         if "many" in self.spoil:
             answer["user"] += list(EXTRA_NOTES)
+        if "dated note" in self.spoil:  # a note keeps "last Saturday" as said
+            answer["user"] = [DATED_NOTE]
         return answer
 
     async def consolidation(self, request: LLMRequest, schema: type[BaseModel]) -> dict[str, Any]:
@@ -380,3 +383,45 @@ async def test_a_fact_with_a_relative_date_is_stored_with_the_day_it_names(
     active = await _active_facts(world)
     assert f"Alice booked the festival venue on {saturday}" in active
     assert DATED_FACT not in active
+
+
+async def _user_notes(world: World) -> list[str]:
+    notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
+    return [n.content for n in notes if n.scope == "user"]
+
+
+async def test_a_note_of_a_one_day_session_is_stored_with_the_day_it_names(
+    make_store: StoreMaker,
+) -> None:
+    spoiler = Spoiler()
+    spoiler.spoil |= {"dated", "dated note"}
+    world = await _world(make_store, spoiler)
+    conv = world.memory.conversation(AGENT, "s1", ["alice"])
+    said = world.messages(*FIRST, COPIED)
+    assert len({m.sent_at.date() for m in said}) == 1
+    await world.memory.record_messages(conv, said)
+    report = await world.memory.end_session(conv)
+    assert report is not None
+    said_on = said[0].sent_at.date()
+    back = next(n for n in range(1, 8) if (said_on - timedelta(days=n)).weekday() == 5)
+    saturday = spoken_day(said_on - timedelta(days=back))
+    assert await _user_notes(world) == [f"Alice wants the venue she booked on {saturday} confirmed"]
+    assert report.dates_resolved == 2  # the fact and the note
+
+
+async def test_a_note_of_a_session_spanning_two_days_keeps_its_relative_date(
+    make_store: StoreMaker,
+) -> None:
+    spoiler = Spoiler()
+    spoiler.spoil |= {"dated", "dated note"}
+    world = await _world(make_store, spoiler)
+    conv = world.memory.conversation(AGENT, "s1", ["alice"])
+    first = world.messages(*FIRST)
+    world.clock.advance(minutes=24 * 60)
+    said = [*first, *world.messages(COPIED, start=len(first))]
+    assert len({m.sent_at.date() for m in said}) == 2
+    await world.memory.record_messages(conv, said)
+    report = await world.memory.end_session(conv)
+    assert report is not None
+    assert await _user_notes(world) == [DATED_NOTE]  # which day it counts from is unknown
+    assert report.dates_resolved == 1  # the fact: it cites the message that says it
