@@ -105,6 +105,12 @@ def _held_among(
 def list_facts(
     conn: sqlite3.Connection, query: FactQuery, parse: Parse = fact_from_row
 ) -> list[Fact]:
+    sql, params = listing_sql(query)
+    return [parse(row) for row in conn.execute(sql, params)]
+
+
+def listing_sql(query: FactQuery) -> tuple[str, tuple[str | int, ...]]:
+    """The statement of one listing page and its parameters (its plan is tested)."""
     where: list[str] = ["agent_id = ?"]
     params: list[str | int] = [query.agent_id]
     if query.scope is not None:
@@ -120,12 +126,11 @@ def list_facts(
         at = to_us(query.after.formed_at)
         where.append("formed_us <= ? AND (formed_us < ? OR id > ?)")
         params.extend([at, at, query.after.id])
-    rows = conn.execute(  # in the order of the index facts_listing (schema version 6)
+    sql = (  # in the order of the index facts_listing (schema version 6)
         f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(where)} "
-        "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
-        (*params, query.limit, query.offset),
+        "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?"
     )
-    return [parse(row) for row in rows]
+    return sql, (*params, query.limit, query.offset)
 
 
 def count_facts(conn: sqlite3.Connection, key: ScopeKey) -> int:

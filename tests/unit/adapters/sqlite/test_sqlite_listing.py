@@ -7,12 +7,14 @@ listing index replaces the (agent, time) one, and a continued page neither sorts
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
+from eden_memory.adapters.stores.sqlite.fact_reads import listing_sql
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
-from eden_memory.domain.ids import AgentId
+from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.ports.stores import FactQuery, ListingPosition
 from tests.unit.adapters.sqlite.test_sqlite_persistence import SPACE, T0, VIEWER, fact
@@ -66,30 +68,25 @@ async def test_a_version_5_file_upgrades_with_nothing_lost(tmp_path: Path) -> No
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
-async def listing_plan(path: Path, where: str, params: tuple[str, ...]) -> str:
-    """The query plan of a listing page continued from a position, filtered by ``where``."""
+async def listing_plan(path: Path, query: FactQuery) -> str:
+    """The query plan of the store's own statement for a listing page continued from a
+    position."""
     await (await open_sqlite(path)).close()
+    sql, params = listing_sql(replace(query, after=ListingPosition(T0, FactId("x"))))
     with sqlite3.connect(path) as raw:
-        plan = raw.execute(
-            f"EXPLAIN QUERY PLAN SELECT id FROM facts WHERE {where} "
-            "AND formed_us <= ? AND (formed_us < ? OR id > ?) "
-            "ORDER BY formed_us DESC, id LIMIT ? OFFSET ?",
-            (*params, 5, 5, "x", 10, 0),
-        ).fetchall()
+        plan = raw.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall()
     return " ".join(str(row[3]) for row in plan)
 
 
 async def test_a_continued_page_walks_the_index_without_sorting(tmp_path: Path) -> None:
-    steps = await listing_plan(
-        tmp_path / "memory.db", "agent_id = ? AND status = ?", ("agent", "active")
-    )
+    steps = await listing_plan(tmp_path / "memory.db", FactQuery(A, limit=10))
     assert "facts_listing" in steps
     assert "TEMP B-TREE" not in steps
 
 
 async def test_one_users_page_walks_their_own_index_without_sorting(tmp_path: Path) -> None:
     steps = await listing_plan(
-        tmp_path / "memory.db", "agent_id = ? AND owner = ? AND scope = 'user'", ("agent", "alice")
+        tmp_path / "memory.db", FactQuery(A, user_id=UserId("alice"), limit=10)
     )
     assert "facts_owner_listing" in steps
     assert "TEMP B-TREE" not in steps
