@@ -83,7 +83,8 @@ def parse_export(lines: Iterable[str]) -> _Parsed:
         try:
             record = json.loads(raw)
             _take(parsed, record, first=number == 1)
-        except (ValueError, KeyError, TypeError, ValidationError) as error:
+        # RecursionError: json.loads of a line nested thousands of levels deep.
+        except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as error:
             raise InvalidInputError(f"line {number} of the import is not valid: {error}") from error
     return parsed
 
