@@ -52,3 +52,39 @@ async def test_an_import_line_nested_too_deep_is_invalid_input(make_store: Store
     memory = _service(await make_store())
     with pytest.raises(InvalidInputError, match="line 1 of the import is not valid"):
         await memory.admin.import_lines(["[" * 5000])
+
+
+@pytest.mark.parametrize(
+    "vector", ["a" * 256, ["a"] * 256, [True] * 256, [[0.5]] * 256, {"0": 1.0}, [None] * 256]
+)
+async def test_an_imported_vector_must_be_a_list_of_numbers(
+    make_store: StoreMaker, vector: object
+) -> None:
+    """A string or a list of strings of the store's dimension reached the store: SQLite
+    raised numpy's ValueError, the others kept it; a dict was silently re-embedded."""
+    memory = _service(await make_store())
+    with pytest.raises(InvalidInputError, match=r"line 2 of the import is not valid.*vector"):
+        await memory.admin.import_lines([json.dumps(HEADER), _fact_line(vector)])
+    assert await memory.admin.list_facts(HOST_AGENT, status=None) == []
+
+
+@pytest.mark.parametrize("component", ["NaN", "Infinity", "1e308", "1" + "0" * 400])
+async def test_an_imported_vector_must_be_finite_in_float32(
+    make_store: StoreMaker, component: str
+) -> None:
+    """SQLite refused these mid-import (after earlier pages were written); the other stores
+    kept them, and every cosine they take part in is NaN."""
+    memory = _service(await make_store())
+    line = _fact_line([0.5] * 256).replace("[0.5, ", f"[{component}, ", 1)
+    with pytest.raises(InvalidInputError, match=r"line 2 of the import is not valid.*vector"):
+        await memory.admin.import_lines([json.dumps(HEADER), line])
+    assert await memory.admin.list_facts(HOST_AGENT, status=None) == []
+
+
+async def test_an_imported_vector_of_numbers_is_kept(make_store: StoreMaker) -> None:
+    memory = _service(await make_store())
+    vector = [0.0] * 255 + [1]
+    report = await memory.admin.import_lines([json.dumps(HEADER), _fact_line(vector)])
+    assert (report.facts, report.facts_reembedded) == (1, 0)
+    [fact] = await memory.admin.list_facts(HOST_AGENT)
+    assert fact.content == "Alice lives in Oslo"
