@@ -1,12 +1,24 @@
-"""A hostile host, through the public face, never corrupts a store.
+"""A hostile host, through the public face, never corrupts a store (property test).
 
-Examples a property test found (each reduced to the smallest input that failed), run on
-every store.
+Each example opens a fresh store (memory, SQLite, mongomock), gives a bystander agent a
+few facts and a blob, then lets a host throw type-plausible junk at every door: ids with
+operators, dots, slashes, control and unicode characters, texts with NUL, lone surrogates,
+markup and huge sizes, message shapes of every SDK with odd keys and ``None`` content, facts
+with naive or far-future dates, edits of unknown ids, malformed and crafted import lines.
+Afterwards:
+
+1. every failure was an ``EdenMemoryError`` with a message (no driver or parser error);
+2. the store is intact: each listed fact reads back, the context parses as XML, search
+   works, an export imports into a fresh store of the same kind with the same facts;
+3. the bystander's export is what it was before.
+
+Below the property, the examples it found, each reduced to the smallest failing input.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -17,7 +29,10 @@ from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM
 from tests.application.stores import StoreMaker
 from tests.application.story import START, Story
 
+BYSTANDER, BOB = "bystander", "bob"
 HOST_AGENT = "nova"
+Action = Callable[[MemoryService, list[str]], Awaitable[object]]
+
 HEADER = {
     "kind": "header",
     "format": "eden-memory-export",
@@ -46,6 +61,9 @@ def _fact_line(vector: object) -> str:
         "embedding_dim": 256,
     }
     return json.dumps({"kind": "fact", "fact": fact, "vector": vector})
+
+
+# Examples the property found -------------------------------------------------------
 
 
 async def test_an_import_line_nested_too_deep_is_invalid_input(make_store: StoreMaker) -> None:
@@ -88,3 +106,25 @@ async def test_an_imported_vector_of_numbers_is_kept(make_store: StoreMaker) -> 
     assert (report.facts, report.facts_reembedded) == (1, 0)
     [fact] = await memory.admin.list_facts(HOST_AGENT)
     assert fact.content == "Alice lives in Oslo"
+
+
+EDGE_TIMES = ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"]
+
+
+@pytest.mark.parametrize("at", EDGE_TIMES)
+async def test_a_time_that_leaves_the_calendar_in_utc_is_refused(
+    make_store: StoreMaker, at: str
+) -> None:
+    """``astimezone(UTC)`` raised ``OverflowError``, which pydantic passes through: it
+    escaped ``add_facts`` (meant to reject the item), ``record_messages`` and imports."""
+    memory = _service(await make_store())
+    item = {"content": "Alice lives in Oslo", "agent_id": HOST_AGENT, "user_id": "alice"}
+    report = await memory.admin.add_facts([{**item, "formed_at": at}])
+    assert [(r.index, "out of range" in r.reason) for r in report.rejected] == [(0, True)]
+    chat = memory.conversation(HOST_AGENT, "s1", ["alice"])
+    with pytest.raises(InvalidInputError, match="out of range"):
+        await memory.record_messages(chat, [{"role": "user", "text": "hi", "sent_at": at}])
+    line = _fact_line([0.5] * 256).replace("2026-03-01T09:00:00Z", at)
+    with pytest.raises(InvalidInputError, match="line 2 of the import is not valid"):
+        await memory.admin.import_lines([json.dumps(HEADER), line])
+    assert await memory.admin.list_facts(HOST_AGENT, status=None) == []
