@@ -9,7 +9,15 @@ from typing import Self
 from pydantic import Field, field_validator, model_validator
 
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
+from eden_memory.domain.ids import (
+    AgentId,
+    FactId,
+    MessageId,
+    SessionId,
+    UserId,
+    check_id,
+    check_sources,
+)
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
 from eden_memory.domain.text import content_hash, single_line
@@ -64,6 +72,9 @@ class Fact(Record):
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         check_id(self.id, "fact id")
+        check_sources(self.source_session_id, self.source_message_ids)
+        if self.superseded_by is not None:
+            check_id(self.superseded_by, "superseded_by")
         if self.scope not in FACT_SCOPES:
             raise ValueError("facts are user- or agent-scoped, never session-scoped")
         ScopeKey(self.scope, self.agent_id, self.user_id)  # validates the owner

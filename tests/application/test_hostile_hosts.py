@@ -128,3 +128,30 @@ async def test_a_time_that_leaves_the_calendar_in_utc_is_refused(
     with pytest.raises(InvalidInputError, match="line 2 of the import is not valid"):
         await memory.admin.import_lines([json.dumps(HEADER), line])
     assert await memory.admin.list_facts(HOST_AGENT, status=None) == []
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        {"source_message_ids": ["\ud800"]},
+        {"source_message_ids": ["$gt", ""]},
+        {"source_session_id": "a b"},
+        {"source_session_id": "\x00"},
+    ],
+)
+async def test_a_facts_source_ids_are_checked_like_every_id(
+    make_store: StoreMaker, odd: dict[str, Any]
+) -> None:
+    """A lone surrogate in ``source_message_ids`` made SQLite's JSON encoding raise
+    ``PydanticSerializationError`` out of ``add_facts``; the other stores kept any string."""
+    memory = _service(await make_store())
+    item = {
+        "content": "Alice lives in Oslo",
+        "agent_id": HOST_AGENT,
+        "user_id": "alice",
+        "formed_at": "2026-03-01T09:00:00Z",
+        **odd,
+    }
+    report = await memory.admin.add_facts([item])
+    assert [(r.index, "is not valid" in r.reason) for r in report.rejected] == [(0, True)]
+    assert await memory.admin.list_facts(HOST_AGENT, status=None) == []
