@@ -20,7 +20,7 @@ from eden_memory.domain.ids import (
 )
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
-from eden_memory.domain.text import content_hash, single_line
+from eden_memory.domain.text import check_encodable, content_hash, single_line
 
 
 class FactStatus(StrEnum):
@@ -39,6 +39,11 @@ class FactRevision(Record):
     # The new fact merged in by formation, if it was a merge: lets a retried formation see
     # that its merge is already done.
     merged_from: FactId | None = None
+
+    @field_validator("reason")
+    @classmethod
+    def _encodable_reason(cls, value: str) -> str:
+        return check_encodable(value, "a revision's reason")
 
 
 class Fact(Record):
@@ -68,6 +73,11 @@ class Fact(Record):
     @classmethod
     def _one_line(cls, value: str) -> str:
         return single_line(value, what="fact")
+
+    @field_validator("retired_reason")
+    @classmethod
+    def _encodable_reason(cls, value: str) -> str:
+        return check_encodable(value, "a retirement's reason")
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:

@@ -25,6 +25,7 @@ import pytest
 
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM
 from tests.application.stores import StoreMaker
 from tests.application.story import START, Story
@@ -155,3 +156,41 @@ async def test_a_facts_source_ids_are_checked_like_every_id(
     report = await memory.admin.add_facts([item])
     assert [(r.index, "is not valid" in r.reason) for r in report.rejected] == [(0, True)]
     assert await memory.admin.list_facts(HOST_AGENT, status=None) == []
+
+
+LONE = "\ud800"
+
+
+@pytest.mark.parametrize("field", ["text", "author_id"])
+async def test_a_message_with_a_lone_surrogate_is_refused(
+    make_store: StoreMaker, field: str
+) -> None:
+    """No store can encode a lone surrogate: SQLite raised ``PydanticSerializationError``
+    out of ``record_messages``; the batch is refused whole instead, naming the field."""
+    memory = _service(await make_store())
+    chat = memory.conversation(HOST_AGENT, "s1", ["alice"])
+    message = {"role": "user", "text": "hello", "author_id": "alice", field: f"a{LONE}b"}
+    with pytest.raises(InvalidInputError, match=r"messages\[0\].*surrogate"):
+        await memory.record_messages(chat, [message])
+    state = (await memory.record_messages(chat, [])).state
+    assert state is None or state.pending_messages == 0
+
+
+def test_memory_instructions_with_a_lone_surrogate_are_refused() -> None:
+    with pytest.raises(InvalidInputError, match=r"memory_instructions.*surrogate"):
+        AgentMemoryConfig(HOST_AGENT, memory_instructions=f"Note {LONE} pets")
+
+
+async def test_an_edit_reason_with_a_lone_surrogate_is_refused(make_store: StoreMaker) -> None:
+    memory = _service(await make_store())
+    item = {
+        "content": "Alice lives in Oslo",
+        "agent_id": HOST_AGENT,
+        "user_id": "alice",
+        "formed_at": "2026-03-01T09:00:00Z",
+    }
+    [fact_id] = (await memory.admin.add_facts([item])).added
+    with pytest.raises(InvalidInputError, match="surrogate"):
+        await memory.admin.edit_fact(HOST_AGENT, fact_id, "Alice lives in Rome", reason=LONE)
+    fact = await memory.admin.get_fact(HOST_AGENT, fact_id)
+    assert (fact.content, fact.version) == ("Alice lives in Oslo", 1)
