@@ -108,7 +108,7 @@ def _loose_json(text: str) -> object | None:
     """
     try:
         loose: object = json.loads(text, strict=False)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested thousands of levels deep
         return None
     return loose
 

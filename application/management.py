@@ -26,7 +26,7 @@ from eden_memory.domain.ids import (
 from eden_memory.domain.models import ConsolidatedMemory, Fact, FactRevision, FactStatus, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey, check_key
 from eden_memory.domain.settings import MemorySettings
-from eden_memory.domain.text import single_line
+from eden_memory.domain.text import check_encodable, single_line
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactQuery, ListingPosition, Stores
@@ -92,6 +92,7 @@ class Management:
         """
         ids = _fact_ids(agent_id, fact_id)
         text = single_line(content, max_words=self.settings.facts.max_words, what="fact")
+        check_encodable(reason, "reason")
         fact = await self._fact(*ids)
         space = await require_space(self.stores.facts, self.embedder)
         [vector] = await embed(self.embedder, [text])

@@ -26,6 +26,7 @@ from eden_memory.ports.stores import BufferStore, FactQuery, FactStore, ListingP
 FORMAT = "eden-memory-export"
 VERSION = 1
 PAGE = 500
+_FLOAT32_MAX = 3.4028234663852886e38
 
 
 async def export_agent(
@@ -83,7 +84,8 @@ def parse_export(lines: Iterable[str]) -> _Parsed:
         try:
             record = json.loads(raw)
             _take(parsed, record, first=number == 1)
-        except (ValueError, KeyError, TypeError, ValidationError) as error:
+        # RecursionError: json.loads of a line nested thousands of levels deep.
+        except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as error:
             raise InvalidInputError(f"line {number} of the import is not valid: {error}") from error
     return parsed
 
@@ -98,7 +100,7 @@ def _take(parsed: _Parsed, record: dict[str, Any], first: bool) -> None:
         if record.get("embedding"):
             parsed.space = EmbeddingSpace(**record["embedding"])
     elif kind == "fact":
-        vector = record.get("vector")
+        vector = _vector(record.get("vector"))
         parsed.facts.append((Fact.model_validate(record["fact"]), vector))
     elif kind == "reflection":
         parsed.reflections.append(Reflection.model_validate(record["reflection"]))
@@ -106,6 +108,27 @@ def _take(parsed: _Parsed, record: dict[str, Any], first: bool) -> None:
         parsed.blobs.append(ConsolidatedMemory.model_validate(record["consolidated"]))
     else:
         raise ValueError(f"unknown record kind {kind!r}")
+
+
+def _vector(value: object) -> list[float] | None:
+    """A fact's vector: none, or a list of numbers a float32 can hold (of any length: one of another
+    dimension is made again). Anything else would reach the store as it is: SQLite refuses
+    it mid-import, the other stores keep it and every cosine it takes part in is NaN."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(_finite_number(x) for x in value):
+        raise ValueError("a fact's vector must be a list of finite numbers (float32 range)")
+    return [float(x) for x in value]
+
+
+def _finite_number(value: object) -> bool:
+    """A JSON number a float32 store can hold (an integer of 400 digits is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return abs(float(value)) <= _FLOAT32_MAX  # NaN compares false
+    except OverflowError:
+        return False
 
 
 async def import_records(

@@ -50,6 +50,14 @@ def check_optional_id(value: object, what: str) -> str | None:
     return None if value is None else check_id(value, what)
 
 
+def check_sources(session_id: str | None, message_ids: Iterable[str]) -> None:
+    """A memory's provenance: ids like any other (a stored record's strings reach JSON,
+    BSON and SQL, which refuse a lone surrogate each in their own way)."""
+    check_optional_id(session_id, "source_session_id")
+    for message_id in message_ids:
+        check_id(message_id, "source message id")
+
+
 def check_id_list(values: object, what: str, each: str) -> list[str]:
     """Several ids; a lone string is refused, or ``"alice"`` would be read as five ids."""
     if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id
+from eden_memory.domain.text import check_encodable
 
 
 class Scope(StrEnum):
@@ -98,6 +99,7 @@ class AgentMemoryConfig:
 
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
+        check_encodable(self.memory_instructions, "memory_instructions")
 
 
 @dataclass(frozen=True)

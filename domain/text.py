@@ -6,11 +6,12 @@ import hashlib
 import re
 import unicodedata
 
-from eden_memory.domain.errors import InvalidMemoryTextError
+from eden_memory.domain.errors import InvalidInputError, InvalidMemoryTextError
 
 _WHITESPACE = re.compile(r"\s+")
 # Characters XML 1.0 cannot carry at all, not even as character references.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILING_PUNCT = re.compile(r"[\s.!;,]+$")
 
 MAX_BLOB_CHARS = 100_000
@@ -30,6 +31,18 @@ def check_xml_safe(text: str) -> None:
         raise InvalidMemoryTextError(
             f"memory text contains the control character U+{code:04X}, which XML cannot carry"
         )
+
+
+def check_encodable(text: str, what: str) -> str:
+    """Refuse a lone surrogate: it is no character, and no store can encode it (SQLite's
+    JSON columns, BSON and the export all write UTF-8)."""
+    bad = _SURROGATE.search(text)
+    if bad is not None:
+        raise InvalidInputError(
+            f"{what} contains the lone surrogate U+{ord(bad.group()):04X}, which no store "
+            "can encode"
+        )
+    return text
 
 
 def single_line(text: str, *, max_words: int | None = None, what: str = "memory") -> str:

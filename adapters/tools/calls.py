@@ -65,6 +65,11 @@ def parse_arguments(raw: object) -> dict[str, Any]:
                 f"the arguments are not valid JSON ({error.msg} at position {error.pos}); "
                 'send an object such as {"query": ["Alice\'s email"]}'
             ) from None
+        except RecursionError:
+            raise ToolCallError(
+                "the arguments are not valid JSON (nested too deep); "
+                'send an object such as {"query": ["..."]}'
+            ) from None
     if isinstance(raw, Mapping):
         return {str(key): value for key, value in raw.items()}
     raise ToolCallError('the arguments must be a JSON object such as {"query": ["..."]}')

@@ -11,7 +11,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict
 def _utc(value: datetime) -> datetime:
     if value.tzinfo is None:
         raise ValueError("times must be timezone-aware")
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:  # 0001-01-01 at +14:00: pydantic passes OverflowError through
+        raise ValueError(f"time {value.isoformat()} is out of range in UTC") from None
 
 
 # A timezone-aware instant, kept in UTC. Checked on the time fields only, which keeps

@@ -9,10 +9,18 @@ from typing import Self
 from pydantic import Field, field_validator, model_validator
 
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
+from eden_memory.domain.ids import (
+    AgentId,
+    FactId,
+    MessageId,
+    SessionId,
+    UserId,
+    check_id,
+    check_sources,
+)
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
-from eden_memory.domain.text import content_hash, single_line
+from eden_memory.domain.text import check_encodable, content_hash, single_line
 
 
 class FactStatus(StrEnum):
@@ -31,6 +39,11 @@ class FactRevision(Record):
     # The new fact merged in by formation, if it was a merge: lets a retried formation see
     # that its merge is already done.
     merged_from: FactId | None = None
+
+    @field_validator("reason")
+    @classmethod
+    def _encodable_reason(cls, value: str) -> str:
+        return check_encodable(value, "a revision's reason")
 
 
 class Fact(Record):
@@ -61,9 +74,17 @@ class Fact(Record):
     def _one_line(cls, value: str) -> str:
         return single_line(value, what="fact")
 
+    @field_validator("retired_reason")
+    @classmethod
+    def _encodable_reason(cls, value: str) -> str:
+        return check_encodable(value, "a retirement's reason")
+
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         check_id(self.id, "fact id")
+        check_sources(self.source_session_id, self.source_message_ids)
+        if self.superseded_by is not None:
+            check_id(self.superseded_by, "superseded_by")
         if self.scope not in FACT_SCOPES:
             raise ValueError("facts are user- or agent-scoped, never session-scoped")
         ScopeKey(self.scope, self.agent_id, self.user_id)  # validates the owner

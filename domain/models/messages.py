@@ -9,6 +9,7 @@ from pydantic import Field, field_validator, model_validator
 
 from eden_memory.domain.ids import MessageId, check_id
 from eden_memory.domain.models.base import Record, UtcTime
+from eden_memory.domain.text import check_encodable
 
 MAX_MESSAGE_CHARS = 200_000
 
@@ -53,11 +54,18 @@ class Message(Record):
     @field_validator("text")
     @classmethod
     def _bounded(cls, value: str) -> str:
+        check_encodable(value, "message text")
         if len(value) > MAX_MESSAGE_CHARS:
             raise ValueError(
                 f"message has {len(value)} characters; the limit is {MAX_MESSAGE_CHARS}"
             )
         return value
+
+    @field_validator("author_id")
+    @classmethod
+    def _encodable(cls, value: str | None) -> str | None:
+        # author_name needs no check: its max_length already refuses a lone surrogate
+        return None if value is None else check_encodable(value, "author_id")
 
     @model_validator(mode="after")
     def _ids(self) -> Self:

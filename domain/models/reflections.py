@@ -6,7 +6,15 @@ from typing import Self
 
 from pydantic import field_validator, model_validator
 
-from eden_memory.domain.ids import AgentId, MessageId, ReflectionId, SessionId, UserId, check_id
+from eden_memory.domain.ids import (
+    AgentId,
+    MessageId,
+    ReflectionId,
+    SessionId,
+    UserId,
+    check_id,
+    check_sources,
+)
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import single_line
@@ -36,6 +44,7 @@ class Reflection(Record):
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         check_id(self.id, "reflection id")
+        check_sources(self.source_session_id, self.source_message_ids)
         ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
         return self
 

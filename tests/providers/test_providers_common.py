@@ -54,6 +54,7 @@ def test_the_token_bound_counts_bytes_so_it_never_undercounts() -> None:
         (None, "empty answer"),
         ("  ", "empty answer"),
         (MALFORMED, "malformed JSON"),
+        ("[" * 5000, "malformed JSON"),  # nested too deep for json.loads (RecursionError)
         (OFF_SCHEMA, r"violates the schema Facts \(2 error\(s\)\): facts: .*complete: Field"),
     ],
 )

@@ -93,6 +93,7 @@ async def test_a_call_in_any_format_finds_the_fact(call: object) -> None:
     ("arguments", "says"),
     [
         ("{not json", "not valid JSON"),
+        ("[" * 5000, "not valid JSON (nested too deep)"),
         ("{}", "query is required"),
         ('{"query": 5}', "list of 1 to 3"),
         ('{"query": ["a"], "queries": ["b"]}', "not both"),
