@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -194,3 +195,39 @@ async def test_an_edit_reason_with_a_lone_surrogate_is_refused(make_store: Store
         await memory.admin.edit_fact(HOST_AGENT, fact_id, "Alice lives in Rome", reason=LONE)
     fact = await memory.admin.get_fact(HOST_AGENT, fact_id)
     assert (fact.content, fact.version) == ("Alice lives in Oslo", 1)
+
+
+@pytest.mark.parametrize("count", [2**63, 10**20])
+async def test_a_page_larger_than_any_store_counts_is_refused(
+    make_store: StoreMaker, count: int
+) -> None:
+    """SQLite raised ``OverflowError`` (no 64-bit integer holds it) out of ``list_facts``."""
+    memory = _service(await make_store())
+    for window in ({"limit": count}, {"offset": count}):
+        with pytest.raises(InvalidInputError, match="at most"):
+            await memory.admin.list_facts(HOST_AGENT, **window)
+    assert await memory.admin.list_facts(HOST_AGENT, limit=2**63 - 1) == []
+
+
+@pytest.mark.parametrize("limit", [-1, 2**63, "5", 2.5, True])
+async def test_the_cold_sweeps_limit_is_checked_like_a_page(
+    make_store: StoreMaker, limit: Any
+) -> None:
+    """It went to the store unchecked: SQLite read -1 as "no limit" and overflowed on 2**63."""
+    memory = _service(await make_store())
+    with pytest.raises(InvalidInputError, match="limit must be an integer"):
+        await memory.process_cold_sessions(limit=limit)
+
+
+async def test_the_cold_sweeps_time_must_be_aware(make_store: StoreMaker) -> None:
+    memory = _service(await make_store())
+    with pytest.raises(InvalidInputError, match="timezone-aware"):
+        await memory.process_cold_sessions(now=datetime(2026, 3, 2, 9, 0))
+
+
+@pytest.mark.parametrize("size", [0, -1, 2**63, "5"])
+async def test_the_reembed_batch_size_is_checked(make_store: StoreMaker, size: Any) -> None:
+    """0 re-embedded nothing and said so; -1 read as "no limit" on SQLite; 2**63 overflowed."""
+    memory = _service(await make_store())
+    with pytest.raises(InvalidInputError, match="batch_size must be"):
+        await memory.admin.reembed([HOST_AGENT], batch_size=size)
