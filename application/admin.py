@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from eden_memory.application.arguments import count
 from eden_memory.application.erasure import Erasure, erase_user
 from eden_memory.application.ingestion import FactInput, IngestReport, ingest_facts
 from eden_memory.application.inspection import (
@@ -25,6 +26,7 @@ from eden_memory.application.management import Management
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.reports import Usage
+from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import (
     AgentId,
     agent_id_of,
@@ -72,6 +74,8 @@ class Admin(Management):
     ) -> int:
         """Move these agents' facts to this service's embedder (after changing models)."""
         agents = [AgentId(a) for a in check_id_list(agent_ids, "agent_ids", "agent_id")]
+        if count("batch_size", batch_size) == 0:  # a page of none would re-embed nothing
+            raise InvalidInputError("batch_size must be 1 or more, got 0")
         return await reembed(self.stores.facts, self.embedder, agents, batch_size, on_progress)
 
     def export(self, agent_id: str) -> AsyncIterator[str]:

@@ -6,12 +6,14 @@ Stores differ on what they make of ``limit=-1`` or ``scope="galaxy"`` (SQLite re
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
 from eden_memory.domain.errors import InvalidInputError
 
 E = TypeVar("E", bound=StrEnum)
+MAX_COUNT = 2**63 - 1
 
 
 def optional_member(kind: type[E], value: object, what: str) -> E | None:
@@ -26,10 +28,22 @@ def optional_member(kind: type[E], value: object, what: str) -> E | None:
 
 def page(limit: object, offset: object) -> tuple[int, int]:
     """A listing's window: two integers, neither negative."""
-    return _count("limit", limit), _count("offset", offset)
+    return count("limit", limit), count("offset", offset)
 
 
-def _count(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInputError(f"{name} must be an integer of 0 or more, got {value!r}")
+def count(name: str, value: object) -> int:
+    """A number of records: 0 or more, and within 64 bits (SQLite and BSON overflow past)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise InvalidInputError(
+            f"{name} must be an integer of 0 or more (at most 2**63 - 1), got {value!r}"
+        )
+    return value
+
+
+def optional_time(name: str, value: object) -> datetime | None:
+    """``None``, or a timezone-aware instant (a naive one cannot be compared with stored ones)."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime) or value.tzinfo is None:
+        raise InvalidInputError(f"{name} must be a timezone-aware datetime, got {value!r}")
     return value

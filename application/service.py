@@ -13,6 +13,7 @@ from datetime import datetime
 
 from eden_memory.application.access import AccessTracker
 from eden_memory.application.admin import Admin
+from eden_memory.application.arguments import count, optional_time
 from eden_memory.application.background import BackgroundTasks
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter
@@ -203,7 +204,8 @@ class MemoryService:
         self, now: datetime | None = None, limit: int = 100
     ) -> list[FormationReport]:
         """For a scheduler: form every session quiet for ``cold_after_minutes``."""
-        return await self._lifecycle.process_cold(now, limit)
+        at = optional_time("now", now)
+        return await self._lifecycle.process_cold(at, count("limit", limit))
 
     async def wait_for_background(self) -> None:
         """Wait for background work (formations, access counts) to finish (tests, shutdown)."""
