@@ -104,8 +104,7 @@ def _dated(content: str, cited: Sequence[Message], max_words: int) -> str:
 
 
 def _dated_on(text: str, day: date, max_words: int, what: str) -> str:
-    if not has_relative_date(text):
-        return text
+    """``text`` (which holds a relative date) dated from ``day``, unless that passes the limit."""
     try:
         return single_line(resolve_relative_dates(text, day), max_words=max_words, what=what)
     except InvalidMemoryTextError:
@@ -154,6 +153,9 @@ async def extract_reflections(
     ]
     scaffold = scaffolding_of(f"{system}\n{prompt}", shown)
     checks = FactChecks.of(messages)
+    days = {m.sent_at.date() for m in messages}
+    # A note cites nothing: only a batch said on one day tells which day it counts from.
+    said_on = days.pop() if len(days) == 1 else None
     out = ExtractedNotes()
     for scope in (Scope.AGENT, Scope.USER, Scope.SESSION):
         passed = []
@@ -166,19 +168,18 @@ async def extract_reflections(
         kept, over = split_at_limit(passed)
         out.rejected += [Rejected(note, over_limit_reason()) for note in over]
         if kept:
-            out.by_scope[scope] = [_note_dated(note, messages, settings, out) for note in kept]
+            out.by_scope[scope] = [_note_dated(note, said_on, settings, out) for note in kept]
     return out
 
 
 def _note_dated(
-    note: str, messages: Sequence[Message], settings: MemorySettings, out: ExtractedNotes
+    note: str, said_on: date | None, settings: MemorySettings, out: ExtractedNotes
 ) -> str:
     """A note's "last Saturday" as a date, when the batch was all said on one day (else which
     day it counts from is unknown: left as the model wrote it)."""
-    days = {m.sent_at.date() for m in messages}
-    if len(days) != 1:
+    if said_on is None or not has_relative_date(note):
         return note
-    dated = _dated_on(note, days.pop(), settings.reflections.max_words, "reflection")
+    dated = _dated_on(note, said_on, settings.reflections.max_words, "reflection")
     out.dates_resolved += dated != note
     return dated
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from eden_memory.application.reports import FormationReport
 from eden_memory.domain.dedup import NOT_ASKED, SKIPPED
 from eden_memory.domain.models import FactStatus, Message, Role
 from eden_memory.domain.relative_dates import spoken_day
@@ -377,12 +378,16 @@ async def test_a_fact_with_a_relative_date_is_stored_with_the_day_it_names(
     report = await world.memory.end_session(conv)
     assert report is not None
     assert report.dates_resolved == 1  # the story's own facts hold no relative date
-    said_on = said[0].sent_at.date()
-    back = next(n for n in range(1, 8) if (said_on - timedelta(days=n)).weekday() == 5)
-    saturday = spoken_day(said_on - timedelta(days=back))
+    saturday = _saturday_before(said[0])
     active = await _active_facts(world)
     assert f"Alice booked the festival venue on {saturday}" in active
     assert DATED_FACT not in active
+
+
+def _saturday_before(message: Message) -> str:
+    said_on = message.sent_at.date()
+    back = next(n for n in range(1, 8) if (said_on - timedelta(days=n)).weekday() == 5)
+    return spoken_day(said_on - timedelta(days=back))
 
 
 async def _user_notes(world: World) -> list[str]:
@@ -390,21 +395,32 @@ async def _user_notes(world: World) -> list[str]:
     return [n.content for n in notes if n.scope == "user"]
 
 
-async def test_a_note_of_a_one_day_session_is_stored_with_the_day_it_names(
-    make_store: StoreMaker,
-) -> None:
+async def _dated_session(
+    make_store: StoreMaker, *, days: int
+) -> tuple[World, FormationReport, list[Message]]:
+    """A session whose fact and note both keep "last Saturday", said over ``days`` days."""
     spoiler = Spoiler()
     spoiler.spoil |= {"dated", "dated note"}
     world = await _world(make_store, spoiler)
     conv = world.memory.conversation(AGENT, "s1", ["alice"])
-    said = world.messages(*FIRST, COPIED)
-    assert len({m.sent_at.date() for m in said}) == 1
+    if days == 1:
+        said = world.messages(*FIRST, COPIED)
+    else:  # the last message the next day
+        said = world.messages(*FIRST)
+        world.clock.advance(minutes=24 * 60)
+        said += world.messages(COPIED, start=len(said))
+    assert len({m.sent_at.date() for m in said}) == days
     await world.memory.record_messages(conv, said)
     report = await world.memory.end_session(conv)
     assert report is not None
-    said_on = said[0].sent_at.date()
-    back = next(n for n in range(1, 8) if (said_on - timedelta(days=n)).weekday() == 5)
-    saturday = spoken_day(said_on - timedelta(days=back))
+    return world, report, said
+
+
+async def test_a_note_of_a_one_day_session_is_stored_with_the_day_it_names(
+    make_store: StoreMaker,
+) -> None:
+    world, report, said = await _dated_session(make_store, days=1)
+    saturday = _saturday_before(said[0])
     assert await _user_notes(world) == [f"Alice wants the venue she booked on {saturday} confirmed"]
     assert report.dates_resolved == 2  # the fact and the note
 
@@ -412,16 +428,6 @@ async def test_a_note_of_a_one_day_session_is_stored_with_the_day_it_names(
 async def test_a_note_of_a_session_spanning_two_days_keeps_its_relative_date(
     make_store: StoreMaker,
 ) -> None:
-    spoiler = Spoiler()
-    spoiler.spoil |= {"dated", "dated note"}
-    world = await _world(make_store, spoiler)
-    conv = world.memory.conversation(AGENT, "s1", ["alice"])
-    first = world.messages(*FIRST)
-    world.clock.advance(minutes=24 * 60)
-    said = [*first, *world.messages(COPIED, start=len(first))]
-    assert len({m.sent_at.date() for m in said}) == 2
-    await world.memory.record_messages(conv, said)
-    report = await world.memory.end_session(conv)
-    assert report is not None
+    world, report, _ = await _dated_session(make_store, days=2)
     assert await _user_notes(world) == [DATED_NOTE]  # which day it counts from is unknown
     assert report.dates_resolved == 1  # the fact: it cites the message that says it
