@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eden_memory.application.arguments import count
-from eden_memory.application.erasure import Erasure, erase_user
+from eden_memory.application.consolidation import Consolidator
+from eden_memory.application.erasure import Erasure, UserErasure
 from eden_memory.application.ingestion import FactInput, IngestReport, ingest_facts
 from eden_memory.application.inspection import (
     ConsolidationStatus,
@@ -25,6 +26,7 @@ from eden_memory.application.maintenance import reembed
 from eden_memory.application.management import Management
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.portability import ImportReport, export_agent, import_records
+from eden_memory.application.provenance import Contributions, contributions_of
 from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import (
@@ -44,6 +46,8 @@ class Admin(Management):
     ``meter`` counts every LLM and embedding call of the service (``snapshot()``)."""
 
     meter: UsageMeter = field(default_factory=UsageMeter)
+    # Rebuilds blobs an erasure took notes from; None: they are flagged for a later rebuild.
+    consolidator: Consolidator | None = None
 
     async def stats(
         self, agent_id: str, user_id: str | None = None, session_id: str | None = None
@@ -62,9 +66,21 @@ class Admin(Management):
         return await consolidation_status(self.stores.buffers, self.settings, keys)
 
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
-        """Remove all memory of one user with one agent (GDPR-style erasure)."""
+        """Remove all memory of one user with one agent (GDPR-style erasure): their own
+        scope and sessions, and what of the agent's shared memory came from them alone
+        (``application.erasure``). The report lists everything removed, changed, rebuilt and
+        flagged."""
         agent, user = agent_id_of(agent_id), user_id_of(user_id)
-        return await erase_user(self.stores.sessions, self.stores.revisions, agent, user)
+        erasure = UserErasure(self.stores, self.embedder, self.clock, self.consolidator)
+        with self.meter.scope():
+            return await erasure.erase(agent, user)
+
+    async def contributions(self, agent_id: str, user_id: str) -> Contributions:
+        """What one user's messages formed or changed in an agent's memory: facts (formed,
+        rewritten or retired by their words), notes, and the blob versions that absorbed
+        their notes. What ``erase_user`` would look at."""
+        agent, user = agent_id_of(agent_id), user_id_of(user_id)
+        return await contributions_of(self.stores, agent, user)
 
     async def reembed(
         self,

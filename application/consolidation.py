@@ -18,6 +18,7 @@ from eden_memory.domain.consolidation import (
 )
 from eden_memory.domain.errors import EdenMemoryError
 from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.models import Reflection
 from eden_memory.domain.scaffolding import echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.domain.settings import ConsolidationSettings
@@ -45,10 +46,14 @@ class Consolidator:
         """
         blobs = await self.buffers.get_consolidated([key])
         buffer = await self.buffers.unabsorbed([key])
-        plan = plan_consolidation(key, blobs.get(key), buffer, self.settings, force)
+        current = blobs.get(key)
+        kept: list[Reflection] = []
+        if current is not None and current.needs_rebuild:  # an erasure took notes it held
+            kept = await self.buffers.list_reflections(key.agent_id, key, include_absorbed=True)
+        plan = plan_consolidation(key, current, buffer, self.settings, force, kept)
         if plan is None:
             return None
-        system, prompt = consolidation_prompt(plan.current, plan.reflections)
+        system, prompt = consolidation_prompt(plan.current, plan.carried_notes)
         answer = await self.models.ask(role, "consolidation", system, prompt, ConsolidatedText)
         echoed = echoed_scaffolding(
             answer.content, scaffolding_of(f"{system}\n{prompt}", plan.carried)

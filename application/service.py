@@ -97,7 +97,7 @@ class MemoryService:
             used,
             self._keep(on_report),
         )
-        self.admin = Admin(stores, embedder, clock, self.settings, used)
+        self.admin = Admin(stores, embedder, clock, self.settings, used, consolidator)
 
     def _track_access(self, ids: list[FactId], now: datetime) -> None:
         if self._access.record(ids, now):

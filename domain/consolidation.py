@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,6 +30,9 @@ class ConsolidationPlan:
 
     current: ConsolidatedMemory
     reflections: tuple[Reflection, ...]
+    # A rebuild (the blob lost notes to an erasure): the notes it had absorbed and keeps,
+    # merged again from an empty text together with ``reflections``.
+    rebuilt_from: tuple[Reflection, ...] = ()
 
     @property
     def key(self) -> ScopeKey:
@@ -48,9 +51,14 @@ class ConsolidationPlan:
         return self.current.word_limit
 
     @property
+    def carried_notes(self) -> tuple[Reflection, ...]:
+        """Every note the prompt shows: the kept ones of a rebuild, then the new ones."""
+        return (*self.rebuilt_from, *self.reflections)
+
+    @property
     def carried(self) -> tuple[str, ...]:
         """The stored texts the prompt shows: the current blob and the notes it absorbs."""
-        return (self.current.content, *(r.content for r in self.reflections))
+        return (self.current.content, *(r.content for r in self.carried_notes))
 
 
 def plan_consolidation(
@@ -59,19 +67,32 @@ def plan_consolidation(
     buffer: Sequence[Reflection],
     settings: ConsolidationSettings,
     force: bool = False,
+    absorbed: Sequence[Reflection] = (),
 ) -> ConsolidationPlan | None:
-    """A plan over this key's unabsorbed reflections, oldest first, or None when not due."""
-    pending = sorted(
-        (r for r in buffer if r.key == key and not r.absorbed),
-        key=lambda r: (r.formed_at, r.created_at, r.id),
-    )
-    if not consolidation_due(len(pending), key, settings, force):
+    """A plan over this key's unabsorbed reflections, oldest first, or None when not due.
+
+    A blob flagged ``needs_rebuild`` is always due: it is merged again from an empty text,
+    from ``absorbed`` (the notes it had absorbed that an erasure kept) and the buffer.
+    """
+    pending = _oldest_first(r for r in buffer if r.key == key and not r.absorbed)
+    rebuild = current is not None and current.needs_rebuild
+    if not rebuild and not consolidation_due(len(pending), key, settings, force):
         return None
     limit = settings.word_limits.of(key.scope)
     base = current if current is not None else ConsolidatedMemory.empty(key, limit)
     if base.key != key:
         raise ValueError("the consolidated memory belongs to another scope key")
-    return ConsolidationPlan(base.evolve(word_limit=limit), tuple(pending))
+    if not rebuild:
+        return ConsolidationPlan(base.evolve(word_limit=limit), pending)
+    kept = _oldest_first(r for r in absorbed if r.key == key and r.absorbed)
+    if not kept and not pending:  # nothing left to rebuild from: the empty text is the blob
+        return None
+    blank = base.evolve(word_limit=limit, content="", source_session_ids=(), source_user_ids=())
+    return ConsolidationPlan(blank, pending, kept)
+
+
+def _oldest_first(reflections: Iterable[Reflection]) -> tuple[Reflection, ...]:
+    return tuple(sorted(reflections, key=lambda r: (r.formed_at, r.created_at, r.id)))
 
 
 @dataclass(frozen=True)
@@ -91,6 +112,15 @@ def apply_consolidation(plan: ConsolidationPlan, merged: str, now: datetime) -> 
         version=plan.expected_version + 1,
         last_consolidated_at=now,
         updated_at=now,
+        source_session_ids=(
+            *plan.current.source_session_ids,
+            *(r.source_session_id for r in plan.carried_notes if r.source_session_id),
+        ),
+        source_user_ids=(
+            *plan.current.source_user_ids,
+            *(u for r in plan.carried_notes for u in r.source_user_ids),
+        ),
+        needs_rebuild=False,
     )
     return ConsolidationResult(memory, truncated=fitted != text)
 
@@ -109,4 +139,6 @@ def replace_content(current: ConsolidatedMemory, content: str, now: datetime) ->
         raise InvalidMemoryTextError(
             f"the text has {word_count(text)} words; this blob's limit is {current.word_limit}"
         )
-    return current.evolve(content=text, version=current.version + 1, updated_at=now)
+    return current.evolve(
+        content=text, version=current.version + 1, updated_at=now, needs_rebuild=False
+    )

@@ -16,6 +16,7 @@ from eden_memory.application.context import MemoryContext
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.erasure import Erasure
 from eden_memory.application.inspection import ConsolidationStatus, ScopeStats
+from eden_memory.application.provenance import Contributions
 from eden_memory.application.search import SearchResponse
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import NotFoundError
@@ -196,6 +197,9 @@ class ConsoleMemory:
         return await self._service.search_facts(conversation, [query], top_k, debug=True)
 
     # A user's memory as a whole ----------------------------------------------------
+
+    async def contributions(self, agent_id: str, user_id: str) -> Contributions:
+        return await self._admin.contributions(self.agent(agent_id), check_id(user_id, "user_id"))
 
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
         return await self._admin.erase_user(self.agent(agent_id), check_id(user_id, "user_id"))

@@ -89,6 +89,7 @@ async def user(request: Request) -> Response:
         stats=await memory.stats(agent_id, user_id, None),
         sessions=await memory.sessions_of(agent_id, user_id),
         facts=recent,
+        contributions=await memory.contributions(agent_id, user_id),
     )
 
 

@@ -15,9 +15,10 @@ from eden_memory.domain.citations import trimmed_citation
 from eden_memory.domain.dedup import NewFact
 from eden_memory.domain.errors import InvalidMemoryTextError
 from eden_memory.domain.fact_checks import FactChecks
-from eden_memory.domain.ids import MessageId
+from eden_memory.domain.ids import MessageId, UserId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
+from eden_memory.domain.models.provenance import speakers
 from eden_memory.domain.reflection_checks import over_limit_reason, split_at_limit
 from eden_memory.domain.relative_dates import has_relative_date, resolve_relative_dates
 from eden_memory.domain.scaffolding import Scaffolding, echoed_scaffolding, scaffolding_of
@@ -28,15 +29,24 @@ from eden_memory.domain.text import single_line
 
 @dataclass(frozen=True)
 class SourcedFact:
-    """A new fact with the messages it came from (provenance) and when they were said."""
+    """A new fact with the messages it came from, the users who said them (provenance), and
+    when they were said."""
 
     fact: NewFact
     message_ids: tuple[MessageId, ...]
     said_at: datetime
+    user_ids: tuple[UserId, ...] = ()
 
     @classmethod
-    def of(cls, fact: NewFact, messages: Sequence[Message]) -> SourcedFact:
-        return cls(fact, tuple(m.id for m in messages), max(m.sent_at for m in messages))
+    def of(
+        cls, fact: NewFact, messages: Sequence[Message], session_users: Sequence[UserId] = ()
+    ) -> SourcedFact:
+        return cls(
+            fact,
+            tuple(m.id for m in messages),
+            max(m.sent_at for m in messages),
+            speakers(messages, session_users),
+        )
 
 
 @dataclass
@@ -53,6 +63,7 @@ async def extract_facts(
     scopes: ActiveScopes,
     settings: MemorySettings,
     instructions: str,
+    session_users: Sequence[UserId] = (),
 ) -> Extracted:
     """One fast call; a fact of an inactive scope, over the word limit, copied from a message
     or from the prompt's example, or spoken in the first person is rejected, with why
@@ -89,7 +100,7 @@ async def extract_facts(
         dated = _dated(content, cited, settings.facts.max_words)
         out.dates_resolved += dated != content
         content = dated
-        out.facts.append(SourcedFact.of(NewFact(content, scope), cited))
+        out.facts.append(SourcedFact.of(NewFact(content, scope), cited, session_users))
     return out
 
 

@@ -46,6 +46,7 @@ class _PlannedFact(_Frozen):
     user_id: UserId | None  # the owner of a user fact when it was planned
     message_ids: tuple[MessageId, ...]
     said_at: datetime
+    user_ids: tuple[UserId, ...] = ()  # whose words (provenance); absent from older plans
 
 
 class _Operation(_Frozen):
@@ -88,6 +89,7 @@ class FormationJournal(_Frozen):
                 user_id=scopes.user_id if source.fact.scope is Scope.USER else None,
                 message_ids=source.message_ids,
                 said_at=source.said_at,
+                user_ids=source.user_ids,
             )
             for source, fact_id in zip(planned.kept, planned.ids, strict=True)
         ]
@@ -106,7 +108,8 @@ class FormationJournal(_Frozen):
         the session gained a second user, or its user or agent memory was switched off.
         """
         kept = [
-            SourcedFact(NewFact(f.content, f.scope), f.message_ids, f.said_at) for f in self.facts
+            SourcedFact(NewFact(f.content, f.scope), f.message_ids, f.said_at, f.user_ids)
+            for f in self.facts
         ]
         admitted = [_admits(scopes, f) for f in self.facts]
         operations = tuple(_load(op) for op in self.operations if admitted[op.fact_index])

@@ -34,6 +34,7 @@ from eden_memory.application.reports import FormationReport, Usage
 from eden_memory.domain.ids import AgentId, ReflectionId, SessionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
+from eden_memory.domain.models.provenance import speakers
 from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
@@ -156,6 +157,7 @@ class Formation:
                 scopes,
                 self.settings,
                 claim.session.profile.memory_instructions,
+                claim.session.profile.user_ids,
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
@@ -195,6 +197,8 @@ class Formation:
         log_rejected(report, "reflection", notes.rejected)
         now = self.clock.now()
         said_at = max(m.sent_at for m in claim.messages)
+        # A note is formed from the whole batch: its users are everyone who spoke in it.
+        users = speakers(claim.messages, claim.session.profile.user_ids)
         out: list[Reflection] = []
         for scope, texts in notes.by_scope.items():
             report.reflections[scope.value] = len(texts)
@@ -207,6 +211,7 @@ class Formation:
                         content=text,
                         source_session_id=claim.session.session_id,
                         source_message_ids=tuple(m.id for m in claim.messages),
+                        source_user_ids=users,
                         formed_at=said_at,
                         created_at=now,
                     )

@@ -25,6 +25,7 @@ from eden_memory.domain.dedup import (
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
+from eden_memory.domain.models.provenance import Origin
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
@@ -75,7 +76,8 @@ class PlanExecutor:
         for up in updates:
             self.outcome.formed.append(await self._update(up, current.get(up.target_id), planned))
         for op in retires:
-            await self._retire(op, current.get(op.target_id), successor.get(op.fact_index))
+            by = self._origin(kept[op.fact_index])
+            await self._retire(op, current.get(op.target_id), successor.get(op.fact_index), by)
         return self.outcome
 
     async def _update(self, op: UpdateFact, target: Fact | None, planned: PlannedFacts) -> Fact:
@@ -112,8 +114,14 @@ class PlanExecutor:
             raise ConflictError(f"fact {op.target_id} is gone")
         if target.version != planned_version:
             raise ConflictError(f"fact {op.target_id} changed after the merge was decided")
+        source = planned.kept[op.fact_index]
         revised = target.revised(
-            op.content, self.clock.now(), op.reason, new_id, space=self.embedder.space
+            op.content,
+            self.clock.now(),
+            op.reason,
+            new_id,
+            space=self.embedder.space,
+            by=self._origin(source),
         )
         vector = planned.vector_of(op.fact_index, op.content)
         try:
@@ -125,10 +133,12 @@ class PlanExecutor:
                     return again
             raise
 
-    async def _retire(self, op: RetireFact, target: Fact | None, successor: FactId | None) -> None:
+    async def _retire(
+        self, op: RetireFact, target: Fact | None, successor: FactId | None, by: Origin
+    ) -> None:
         if target is None or not target.is_active:
             return
-        retired = target.retired(self.clock.now(), op.reason or "contradicted", successor)
+        retired = target.retired(self.clock.now(), op.reason or "contradicted", successor, by)
         try:
             await self.store.update_fact(retired, None, target.version)
         except ConflictError as error:
@@ -137,6 +147,14 @@ class PlanExecutor:
             )
             return
         self.outcome.retired.append(target.id)
+
+    def _origin(self, source: SourcedFact) -> Origin:
+        """Who caused a change this formation makes: its session, and whose words it is."""
+        return Origin(
+            session_id=self.scopes.session_id,
+            user_ids=source.user_ids,
+            message_ids=source.message_ids,
+        )
 
     def _fact(self, fact_id: FactId, content: str, scope: Scope, source: SourcedFact) -> Fact:
         now = self.clock.now()
@@ -149,6 +167,7 @@ class PlanExecutor:
             user_id=self.scopes.user_id if scope is Scope.USER else None,
             source_session_id=self.scopes.session_id,
             source_message_ids=source.message_ids,
+            source_user_ids=source.user_ids,
             formed_at=source.said_at,
             created_at=now,
             updated_at=now,

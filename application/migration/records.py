@@ -22,7 +22,7 @@ from eden_memory.application.migration.model import (
     PlannedReflection,
 )
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.ids import FactId, MessageId, SessionId
+from eden_memory.domain.ids import FactId, MessageId, SessionId, UserId
 from eden_memory.domain.migration.values import (
     created_time,
     id_list,
@@ -132,6 +132,7 @@ class RecordPlanner:
             self.plan.skip(Kind.AGENT_FACT, SESSIONS, v1_id, "missing content")
             return
         session_id, messages, formed = self._provenance(doc, Kind.AGENT_FACT, v1_id)
+        users = tuple(u for u in (source_id(r) for r in _list(doc.get("related_users"))) if u)
         try:
             fact = Fact(
                 id=FactId(target_id("fact", self.agent_id, v1_id)),
@@ -140,6 +141,8 @@ class RecordPlanner:
                 agent_id=self.agent_id,
                 source_session_id=session_id,
                 source_message_ids=messages,
+                # v1's "related users" are who was involved: the fact's contributors.
+                contributors=tuple(UserId(u) for u in users if valid_id(u)),
                 formed_at=formed,
                 created_at=formed,
                 updated_at=updated_time(doc) or formed,
@@ -149,7 +152,6 @@ class RecordPlanner:
         except ValueError as error:
             self.plan.skip(Kind.AGENT_FACT, SESSIONS, v1_id, why(error))
             return
-        users = tuple(u for u in (source_id(r) for r in _list(doc.get("related_users"))) if u)
         self.plan.source_counts[Kind.AGENT_FACT] += 1
         self.plan.facts.append(PlannedFact(fact, v1_id, shard, users))
 

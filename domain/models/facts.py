@@ -19,6 +19,7 @@ from eden_memory.domain.ids import (
     check_sources,
 )
 from eden_memory.domain.models.base import Record, UtcTime
+from eden_memory.domain.models.provenance import Origin, distinct
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
 from eden_memory.domain.text import check_encodable, content_hash, single_line
 
@@ -39,6 +40,11 @@ class FactRevision(Record):
     # The new fact merged in by formation, if it was a merge: lets a retried formation see
     # that its merge is already done.
     merged_from: FactId | None = None
+    # Whose words this content was (None: recorded before provenance was kept).
+    source: Origin | None = None
+    # What replaced it: the formation's session, users and messages; None for a person's
+    # edit through management (or a record older than provenance).
+    changed_by: Origin | None = None
 
     @field_validator("reason")
     @classmethod
@@ -68,6 +74,14 @@ class Fact(Record):
     retired_at: UtcTime | None = None
     retired_reason: str = ""
     superseded_by: FactId | None = None
+    # Provenance (see ``provenance``): the users whose messages formed the current content
+    # (``source_session_id`` and ``source_message_ids`` name that session and those messages),
+    # and every user and session that formed or changed the fact over its life.
+    source_user_ids: tuple[UserId, ...] = ()
+    contributors: tuple[UserId, ...] = ()
+    contributor_sessions: tuple[SessionId, ...] = ()
+    # What retired it (a formation's session, users and messages), when a formation did.
+    retired_by: Origin | None = None
 
     @field_validator("content")
     @classmethod
@@ -91,7 +105,29 @@ class Fact(Record):
         expected = content_hash(self.content)
         if self.content_hash != expected:
             object.__setattr__(self, "content_hash", expected)
+        for user in (*self.source_user_ids, *self.contributors):
+            check_id(user, "provenance user id")
+        for session in self.contributor_sessions:
+            check_id(session, "provenance session id")
+        # The life-long lists always hold the current content's source.
+        current = () if self.source_session_id is None else (self.source_session_id,)
+        object.__setattr__(self, "source_user_ids", distinct(self.source_user_ids))
+        object.__setattr__(
+            self, "contributors", distinct((*self.contributors, *self.source_user_ids))
+        )
+        object.__setattr__(
+            self, "contributor_sessions", distinct((*self.contributor_sessions, *current))
+        )
         return self
+
+    @property
+    def origin(self) -> Origin:
+        """Whose words the current content is."""
+        return Origin(
+            session_id=self.source_session_id,
+            user_ids=self.source_user_ids,
+            message_ids=self.source_message_ids,
+        )
 
     @property
     def key(self) -> ScopeKey:
@@ -114,11 +150,14 @@ class Fact(Record):
         merged_from: FactId | None = None,
         *,
         space: EmbeddingSpace,
+        by: Origin | None = None,
     ) -> Fact:
         """The fact with new content, embedded in ``space``; the old content goes to its history.
 
         ``space`` is that of the embedder that made the new content's vector, which may not be
         the one that embedded the old content (a fact that a re-embedding has not reached yet).
+        ``by``: the formation's session, users and messages whose words the new content is;
+        None for a person's edit (the new content is then nobody's words but the editor's).
         """
         old = FactRevision(
             version=self.version,
@@ -126,9 +165,17 @@ class Fact(Record):
             replaced_at=now,
             reason=reason,
             merged_from=merged_from,
+            source=self.origin,
+            changed_by=by,
         )
+        new = by or Origin()
         return self.evolve(
             content=content,
+            source_session_id=new.session_id,
+            source_message_ids=new.message_ids,
+            source_user_ids=new.user_ids,
+            contributors=(*self.contributors, *new.user_ids),
+            contributor_sessions=self.contributor_sessions,
             content_hash="",
             version=self.version + 1,
             history=(*self.history, old),
@@ -141,11 +188,23 @@ class Fact(Record):
         """Whether the update from ``version`` merged ``new_fact`` into this fact."""
         return any(r.version == version and r.merged_from == new_fact for r in self.history)
 
-    def retired(self, now: datetime, reason: str, superseded_by: FactId | None) -> Fact:
+    def retired(
+        self,
+        now: datetime,
+        reason: str,
+        superseded_by: FactId | None,
+        by: Origin | None = None,
+    ) -> Fact:
+        """Out of context and search, kept with its history; ``by``: the formation's origin."""
+        changers = () if by is None else by.user_ids
+        sessions = () if by is None or by.session_id is None else (by.session_id,)
         return self.evolve(
             status=FactStatus.RETIRED,
             retired_at=now,
             retired_reason=reason,
             superseded_by=superseded_by,
             updated_at=now,
+            retired_by=by,
+            contributors=(*self.contributors, *changers),
+            contributor_sessions=(*self.contributor_sessions, *sessions),
         )

@@ -16,6 +16,7 @@ from eden_memory.domain.ids import (
     check_sources,
 )
 from eden_memory.domain.models.base import Record, UtcTime
+from eden_memory.domain.models.provenance import Origin, distinct
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import single_line
 
@@ -35,6 +36,8 @@ class Reflection(Record):
     absorbed: bool = False
     absorbed_at: UtcTime | None = None
     absorbed_into_version: int | None = None
+    # The users whose messages it was formed from (see ``provenance``).
+    source_user_ids: tuple[UserId, ...] = ()
 
     @field_validator("content")
     @classmethod
@@ -46,7 +49,18 @@ class Reflection(Record):
         check_id(self.id, "reflection id")
         check_sources(self.source_session_id, self.source_message_ids)
         ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
+        for user in self.source_user_ids:
+            check_id(user, "provenance user id")
+        object.__setattr__(self, "source_user_ids", distinct(self.source_user_ids))
         return self
+
+    @property
+    def origin(self) -> Origin:
+        return Origin(
+            session_id=self.source_session_id,
+            user_ids=self.source_user_ids,
+            message_ids=self.source_message_ids,
+        )
 
     @property
     def key(self) -> ScopeKey:

@@ -41,6 +41,16 @@ class BufferStore(Protocol):
         """Remove unabsorbed reflections; absorbed ones are part of a blob and stay."""
         ...
 
+    async def purge_reflections(
+        self, remove: Sequence[ReflectionId], rewrite: Sequence[Reflection]
+    ) -> int:
+        """Erasure only: remove these reflections and store these as given, absorbed or not
+        (a user's erasure takes their notes out of blobs too, and their id out of the rest).
+
+        Returns how many of ``remove`` existed. Unknown ids in ``rewrite`` are not created.
+        """
+        ...
+
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]
     ) -> dict[ScopeKey, ConsolidatedMemory]:

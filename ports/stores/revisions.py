@@ -25,3 +25,9 @@ class RevisionStore(Protocol):
     async def delete_scope(self, key: ScopeKey) -> int:
         """Remove every fact, reflection and blob of one key; returns records removed."""
         ...
+
+    async def scrub(self) -> None:
+        """Make what was removed unreadable from the store's own files (after an erasure):
+        freed pages overwritten, logs and side files of removed records rewritten. A store
+        whose files another system manages (a database server) documents what it cannot do."""
+        ...

@@ -103,3 +103,8 @@ class SessionStore(Protocol):
     async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int:
         """Remove one author's messages from every session of the agent; they are never formed."""
         ...
+
+    async def remove_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionId]:
+        """Erasure: take ``user_id`` out of the profile of every session of the agent that
+        names it; returns those sessions. ``sessions_of_user`` finds none of them after."""
+        ...

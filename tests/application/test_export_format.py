@@ -29,7 +29,9 @@ EXPECTED = [
         '"updated_at": "2026-03-02T09:00:00Z", "version": 1, "history": [], '
         '"access_count": 0, "last_accessed_at": null, "embedding_model": "fake-embedder", '
         '"embedding_dim": 8, "status": "active", "retired_at": null, "retired_reason": "", '
-        '"superseded_by": null}, "vector": [0.5, -0.25, 0.0, 1.0, 0.125, 0.0, 0.0, 0.75]}'
+        '"superseded_by": null, "source_user_ids": [], "contributors": [], '
+        '"contributor_sessions": [], "retired_by": null}, '
+        '"vector": [0.5, -0.25, 0.0, 1.0, 0.125, 0.0, 0.0, 0.75]}'
     ),
     (
         '{"kind": "reflection", "reflection": {"id": "r1", '
@@ -37,13 +39,14 @@ EXPECTED = [
         '"user_id": "user-1", "session_id": null, "source_session_id": "s-1", '
         '"source_message_ids": [], "formed_at": "2026-03-02T09:00:00Z", '
         '"created_at": "2026-03-02T09:00:01Z", "absorbed": false, "absorbed_at": null, '
-        '"absorbed_into_version": null}}'
+        '"absorbed_into_version": null, "source_user_ids": []}}'
     ),
     (
         '{"kind": "consolidated", "consolidated": {"scope": "agent", '
         '"agent_id": "agent-1", "user_id": null, "session_id": null, '
         '"content": "- Likes tea", "word_limit": 50, "version": 2, '
-        '"last_consolidated_at": null, "updated_at": "2026-03-02T09:00:00Z"}}'
+        '"last_consolidated_at": null, "updated_at": "2026-03-02T09:00:00Z", '
+        '"source_session_ids": [], "source_user_ids": [], "needs_rebuild": false}}'
     ),
 ]
 

@@ -113,13 +113,18 @@ async def test_stats_and_consolidation_status_describe_each_scope() -> None:
     assert not status[Scope.USER].due
 
 
-async def test_erasing_a_user_removes_their_memory_and_keeps_the_agents() -> None:
+async def test_erasing_a_user_removes_their_memory_and_what_the_agent_learned_only_from_them() -> (
+    None
+):
     world = await _world()
+    m = world.memory.admin
+    [agent_fact] = [f for f in await m.list_facts("nova") if f.scope is Scope.AGENT]
+    assert agent_fact.contributors == ("alice",)
     report = await world.memory.admin.erase_user("nova", "alice")
     assert report.sessions == ["s1"]
     assert report.user_scope_records >= 3
-    m = world.memory.admin
-    assert {f.scope for f in await m.list_facts("nova")} == {Scope.AGENT}
+    assert report.facts_removed == [agent_fact.id]  # its only source was alice
+    assert await m.list_facts("nova", status=None) == []
     assert await m.list_reflections("nova", ScopeKey.user("nova", "alice")) == []
     assert await world.stores.sessions.get_session("nova", "s1") is None  # type: ignore[arg-type]
     assert await world.stores.sessions.get_session("nova", "g1") is not None  # type: ignore[arg-type]

@@ -74,6 +74,7 @@ async def test_full_migration(source: MongoV1Source, tmp_path: Path) -> None:
     assert budget.source_message_ids == (str(oid(20 + 0x1000)), "m-20")
     neon = facts["Neon themes performed best."]
     assert provenance[neon.id]["related_users"] == [USER_1_ID, "user-2"]
+    assert neon.contributors == (USER_1_ID, "user-2")  # what erasure by origin reads
     assert provenance[neon.id]["shard"] == "Themes"
 
     profiles = await agent_profiles(JsonFileJournal(tmp_path), report.run_id or "")

@@ -67,6 +67,18 @@ class InMemoryBuffers(StateHolder):
         self._state.bump(r.key for r in doomed)
         return len(doomed)
 
+    async def purge_reflections(
+        self, remove: Sequence[ReflectionId], rewrite: Sequence[Reflection]
+    ) -> int:
+        await self._turn()
+        table = self._state.reflections
+        doomed = [table.pop(i) for i in dict.fromkeys(remove) if i in table]
+        kept = [r for r in rewrite if r.id in table]
+        for reflection in kept:
+            table[reflection.id] = reflection
+        self._state.bump([*(r.key for r in doomed), *(r.key for r in kept)])
+        return len(doomed)
+
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]
     ) -> dict[ScopeKey, ConsolidatedMemory]:

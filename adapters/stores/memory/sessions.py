@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredMessage, StoredSession
@@ -169,3 +170,15 @@ class InMemorySessions(StateHolder):
                 entry.state = entry.with_pending_counts(entry.state)
             removed += len(doomed)
         return removed
+
+    async def remove_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionId]:
+        await self._turn()
+        changed: list[SessionId] = []
+        for (agent, session_id), entry in sorted(self._state.sessions.items()):
+            profile = entry.state.profile
+            if agent != agent_id or user_id not in profile.user_ids:
+                continue
+            users = tuple(u for u in profile.user_ids if u != user_id)
+            entry.state = entry.state.evolve(profile=replace(profile, user_ids=users))
+            changed.append(session_id)
+        return changed

@@ -112,6 +112,26 @@ class MongoBuffers:
         await self.ctx.bump(r.key for r in doomed)
         return removed
 
+    async def purge_reflections(
+        self, remove: Sequence[ReflectionId], rewrite: Sequence[Reflection]
+    ) -> int:
+        ids = self.ctx.ids
+        wanted = list(dict.fromkeys(ids.record(i, "reflection id") for i in remove))
+        doomed = [
+            reflection_from_document(d, ids)
+            for d in await self.ctx.reflections.find({"_id": {"$in": wanted}})
+        ]
+        removed = await self.ctx.reflections.delete_many({"_id": {"$in": wanted}}) if wanted else 0
+        for reflection in rewrite:
+            document = reflection_document(reflection, ids)
+            document.setdefault(MICROS, {})
+            reflection_id = document.pop("_id")
+            await self.ctx.reflections.update_one(
+                {"_id": reflection_id, "agent_id": document["agent_id"]}, {"$set": document}
+            )
+        await self.ctx.bump([*(r.key for r in doomed), *(r.key for r in rewrite)])
+        return removed
+
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]
     ) -> dict[ScopeKey, ConsolidatedMemory]:

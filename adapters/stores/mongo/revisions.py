@@ -45,3 +45,8 @@ class MongoRevisions:
             return removed
 
         return await self.ctx.atomically(work, "delete_scope")
+
+    async def scrub(self) -> None:
+        """Nothing the library can do: the server owns its files. Deleted documents leave
+        WiredTiger's data files as the server reuses their space (``compact`` and encryption
+        at rest are the operator's tools; see docs/operations.md)."""

@@ -144,6 +144,20 @@ class MongoSessions:
         found = await self.ctx.sessions.find(query, WITHOUT_PLAN, sort=[("_id", 1)])
         return [session_from_document(d, ids) for d in found]
 
+    async def remove_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionId]:
+        ids = self.ctx.ids
+        query = {
+            "agent_id": ids.owner(agent_id, "agent_id"),
+            "user_ids": ids.owner(user_id, "user_id"),
+        }
+        found = await self.ctx.sessions.find(query, {"session_id": 1}, sort=[("_id", 1)])
+        for document in found:
+            await self.ctx.sessions.update_one(
+                {"_id": document["_id"], "agent_id": query["agent_id"]},
+                {"$pull": {"user_ids": query["user_ids"]}},
+            )
+        return [SessionId(str(ids.read(d["session_id"]))) for d in found]
+
     async def delete_session(self, agent_id: AgentId, session_id: SessionId) -> int:
         ids = self.ctx.ids
         owner = owner_filter(ids, agent_id, session_id)

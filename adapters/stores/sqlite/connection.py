@@ -80,6 +80,8 @@ def connect(
             conn.execute("PRAGMA query_only = ON")
         else:
             conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
+            # Freed content is zeroed: what an erasure removes does not linger in free pages.
+            conn.execute("PRAGMA secure_delete = ON")
         return conn
 
 

@@ -102,3 +102,29 @@ def delete_reflections(conn: sqlite3.Connection, ids: Sequence[str]) -> int:
                 "DELETE FROM reflections WHERE id = ? AND absorbed = 0", (reflection_id,)
             ).rowcount
         return removed
+
+
+def purge_reflections(
+    conn: sqlite3.Connection, remove: Sequence[str], rewrite: Sequence[Reflection]
+) -> int:
+    """Erasure: remove reflections and rewrite others, absorbed or not, in one transaction."""
+    with writing(conn) as changes:
+        sql = "SELECT agent_id, scope, owner FROM reflections WHERE id IN ({ids})"
+        for row in rows_by_ids(conn, sql, [*remove, *(r.id for r in rewrite)]):
+            changes.memory((row[0], row[1], row[2]))
+        removed = 0
+        for reflection_id in dict.fromkeys(remove):
+            removed += conn.execute(
+                "DELETE FROM reflections WHERE id = ?", (reflection_id,)
+            ).rowcount
+        for reflection in rewrite:
+            conn.execute(
+                "UPDATE reflections SET absorbed = ?, formed_us = ?, doc = ? WHERE id = ?",
+                (
+                    int(reflection.absorbed),
+                    to_us(reflection.formed_at),
+                    reflection.model_dump_json(),
+                    reflection.id,
+                ),
+            )
+        return removed

@@ -146,3 +146,27 @@ def delete_messages_by_author(conn: sqlite3.Connection, agent_id: str, author_id
         for session_id in {row[0] for row in touched}:
             recount_pending(conn, agent_id, session_id)
         return len(touched)
+
+
+def remove_user(conn: sqlite3.Connection, agent_id: str, user_id: str) -> list[str]:
+    """Take the user out of every session profile of the agent that names them (erasure)."""
+    with transaction(conn, write=True):
+        rows = conn.execute(
+            "DELETE FROM session_users WHERE agent_id = ? AND user_id = ? RETURNING session_id",
+            (agent_id, user_id),
+        ).fetchall()
+        changed: list[str] = []
+        for session_id in sorted({row[0] for row in rows}):
+            state = read_state(conn, agent_id, session_id)
+            if state is None or user_id not in state.profile.user_ids:
+                continue
+            users = [u for u in state.profile.user_ids if u != user_id]
+            snapshot = {k: v for k, v in asdict(state.profile).items()}
+            snapshot = {k: v for k, v in snapshot.items() if k not in ("agent_id", "session_id")}
+            snapshot["user_ids"] = users
+            conn.execute(
+                f"UPDATE sessions SET profile = ? WHERE {_KEY}",
+                (json.dumps(snapshot), agent_id, session_id),
+            )
+            changed.append(session_id)
+        return changed

@@ -43,6 +43,13 @@ class SqliteBuffers:
     async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
         return await self._handle.writer.run(lambda c: reflections.delete_reflections(c, ids))
 
+    async def purge_reflections(
+        self, remove: Sequence[ReflectionId], rewrite: Sequence[Reflection]
+    ) -> int:
+        return await self._handle.writer.run(
+            lambda c: reflections.purge_reflections(c, remove, rewrite)
+        )
+
     async def get_consolidated(
         self, keys: Sequence[ScopeKey]
     ) -> dict[ScopeKey, ConsolidatedMemory]:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from eden_memory.adapters.stores.sqlite import revisions
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
+from eden_memory.adapters.stores.sqlite.scrub import scrub
 from eden_memory.domain.scopes import ScopeKey
 
 
@@ -22,3 +23,8 @@ class SqliteRevisions:
 
     async def delete_scope(self, key: ScopeKey) -> int:
         return await self._handle.writer.run(lambda c: revisions.delete_scope(c, key))
+
+    async def scrub(self) -> None:
+        await self._handle.writer.run(scrub)
+        # This process's copy of the vectors too (the index lives on the searcher's thread).
+        await self._handle.searcher.run(lambda _: self._handle.index.clear())

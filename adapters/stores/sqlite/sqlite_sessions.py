@@ -87,3 +87,9 @@ class SqliteSessions:
         return await self._handle.writer.run(
             lambda c: sessions.delete_messages_by_author(c, agent_id, author_id)
         )
+
+    async def remove_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionId]:
+        changed = await self._handle.writer.run(
+            lambda c: sessions.remove_user(c, agent_id, user_id)
+        )
+        return [SessionId(s) for s in changed]

@@ -11,7 +11,7 @@ from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import BufferStore
+from eden_memory.ports.stores import BufferStore, RevisionStore
 from tests.contract.store.world import S1, T0, U1, A, B, Builder, StoreFixtures
 
 USER_KEY = ScopeKey.user(A, U1)
@@ -71,6 +71,30 @@ class ReflectionContract(StoreFixtures):
         assert ids(await buffers.list_reflections(A, USER_KEY)) == [first.id]
         everything = await buffers.list_reflections(A, include_absorbed=True)
         assert ids(everything) == ids([first, second, absorbed])
+
+    async def test_purging_removes_and_rewrites_absorbed_reflections_too(
+        self, buffers: BufferStore, revisions: RevisionStore, build: Builder
+    ) -> None:
+        key = ScopeKey.agent(A)
+        theirs = build.reflection(key, "from the erased user", T0)
+        shared = build.reflection(key, "from two users", T0 + MINUTE)
+        pending = build.reflection(key, "still buffered", T0 + 2 * MINUTE)
+        await buffers.add_reflections([theirs, shared, pending])
+        await buffers.commit_consolidation(blob(key, "merged", 1), 0, [theirs.id, shared.id], T0)
+        [_, stored, _] = await buffers.list_reflections(A, key, include_absorbed=True)
+        cleaned = stored.evolve(source_user_ids=("user-2",))
+        before = (await revisions.revisions([key]))[key]
+        assert (
+            await buffers.purge_reflections([theirs.id, ReflectionId("refl-unknown")], [cleaned])
+            == 1
+        )
+        assert (await revisions.revisions([key]))[key] != before
+        assert await buffers.get_reflection(theirs.id) is None
+        assert await buffers.get_reflection(shared.id) == cleaned  # still absorbed, rewritten
+        assert await buffers.get_reflection(pending.id) == pending
+        ghost = build.reflection(key, "never stored", T0)
+        await buffers.purge_reflections([], [ghost])
+        assert await buffers.get_reflection(ghost.id) is None
 
     async def test_update_reflection_replaces_an_unabsorbed_one(
         self, buffers: BufferStore, build: Builder

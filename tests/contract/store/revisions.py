@@ -26,6 +26,17 @@ def blob(key: ScopeKey, content: str, version: int) -> ConsolidatedMemory:
 
 
 class RevisionContract(StoreFixtures):
+    async def test_scrubbing_keeps_every_record_and_search_works_after(
+        self, facts: FactStore, revisions: RevisionStore, build: Builder
+    ) -> None:
+        kept = build.fact("Alice's birthday is May 4", user=U1)
+        gone = build.fact("Alice's cat is called Tom", user=U1)
+        await facts.add_facts([kept, gone], [build.axis(0), build.axis(1)])
+        await facts.delete_facts([gone.id])
+        await revisions.scrub()
+        assert await facts.get_facts([kept.id, gone.id]) == [kept]
+        assert set(await facts.get_vectors([kept.id])) == {kept.id}
+
     async def test_every_requested_key_has_a_revision(self, revisions: RevisionStore) -> None:
         keys = [USER_KEY, SESSION_KEY, ScopeKey.agent(A)]
         assert set(await revisions.revisions(keys)) == set(keys)

@@ -63,6 +63,23 @@ class SessionContract(StoreFixtures):
             True,
         )
 
+    async def test_removing_a_user_takes_them_out_of_every_profile_of_the_agent(
+        self, sessions: SessionStore
+    ) -> None:
+        await sessions.record_messages(profile(S1, (U1, U2)), messages(1, 2), T0)
+        await sessions.record_messages(profile(S2, (U2,)), messages(3, 3, "user-2"), T0)
+        await sessions.record_messages(profile(S1, (U1, U2), agent=B), messages(1, 1), T0)
+        assert await sessions.remove_user(A, U1) == [S1]
+        state = await sessions.get_session(A, S1)
+        assert state is not None
+        assert (state.profile.user_ids, state.pending_messages) == ((U2,), 2)
+        assert [s.session_id for s in await sessions.sessions_of_user(A, U1)] == []
+        assert [s.session_id for s in await sessions.sessions_of_user(A, U2)] == [S1, S2]
+        other = await sessions.get_session(B, S1)  # another agent's session keeps its users
+        assert other is not None
+        assert other.profile.user_ids == (U1, U2)
+        assert await sessions.remove_user(A, U1) == []
+
     async def test_cold_sessions_are_idle_with_enough_pending_messages(
         self, sessions: SessionStore
     ) -> None:
