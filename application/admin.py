@@ -15,6 +15,7 @@ from typing import Any
 from eden_memory.application.arguments import count
 from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.erasure import Erasure, UserErasure
+from eden_memory.application.import_owners import AgentMap
 from eden_memory.application.ingestion import FactInput, IngestReport, ingest_facts
 from eden_memory.application.inspection import (
     ConsolidationStatus,
@@ -101,11 +102,22 @@ class Admin(Management):
         )
 
     async def import_lines(
-        self, lines: Iterable[str], on_progress: Callable[[int], None] | None = None
+        self,
+        lines: Iterable[str],
+        on_progress: Callable[[int], None] | None = None,
+        *,
+        agent_id: str | Mapping[str, str] | None = None,
     ) -> ImportReport:
-        """Import an export (validated in full first); ``on_progress`` gets facts written."""
+        """Import an export (validated in full first); ``on_progress`` gets facts written.
+
+        Records are written only into the agent the header names, unless ``agent_id`` says
+        otherwise: an agent id imports the export into that agent, a mapping sends each
+        exported agent to its target. Records moved to another agent get ids of their own
+        (``domain.agent_moves``), so importing again finds them present.
+        """
+        agents = AgentMap.of(agent_id)
         return await import_records(
-            self.stores.facts, self.stores.buffers, self.embedder, lines, on_progress
+            self.stores.facts, self.stores.buffers, self.embedder, lines, on_progress, agents
         )
 
     async def add_facts(

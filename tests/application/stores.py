@@ -1,4 +1,5 @@
-"""Every store the formation tests run on: the fake, the embedded one, MongoDB (mongomock)."""
+"""Every store the formation tests run on: the fake, the embedded one, MongoDB (mongomock);
+and the name of a real MongoDB server, which the tests that need one ask for."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.ports.stores import Stores
 
 STORES = ["memory", "sqlite", "mongomock"]
+# A real MongoDB wire-protocol server (SecantusDB): ``make_any_store`` in the conftest.
+WIRE = "wire"
 StoreMaker = Callable[[], Awaitable[Stores]]
 
 

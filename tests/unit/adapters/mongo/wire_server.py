@@ -9,6 +9,7 @@ and stall the server), which is read until that line appears.
 
 from __future__ import annotations
 
+import importlib.metadata
 import shutil
 import subprocess
 import sys
@@ -35,9 +36,19 @@ def _port_from(log: Path, process: subprocess.Popen[bytes], seconds: float) -> i
 
 
 def executable() -> str | None:
-    """The server program: beside this interpreter (an unactivated venv), else on PATH."""
+    """The server program: beside this interpreter (an unactivated venv), on PATH, or where
+    the installed package put it (a venv that borrows another's site-packages)."""
     beside = Path(sys.executable).parent / SERVER
-    return str(beside) if beside.exists() else shutil.which(SERVER)
+    return str(beside) if beside.exists() else shutil.which(SERVER) or _installed()
+
+
+def _installed() -> str | None:
+    try:
+        files = importlib.metadata.distribution("SecantusDB").files or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    found = [f.locate() for f in files if f.name == SERVER]
+    return next((str(Path(p).resolve()) for p in found if Path(p).exists()), None)
 
 
 def available() -> bool:
