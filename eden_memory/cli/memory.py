@@ -225,18 +225,51 @@ def export(
 
 
 def import_(
-    ctx: typer.Context, source: Annotated[Path, typer.Argument(exists=True, dir_okay=False)]
+    ctx: typer.Context,
+    source: Annotated[Path, typer.Argument(exists=True, dir_okay=False)],
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", "-a", help="Import into this agent (default: the export's)."),
+    ] = None,
+    mapping: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map",
+            metavar="EXPORTED=TARGET",
+            help="Write the records of agent EXPORTED into TARGET (repeat for several).",
+        ),
+    ] = None,
 ) -> None:
-    """Import an export file (validated in full before anything is written)."""
+    """Import an export file (validated in full before anything is written).
+
+    Only the export's own agent is written, unless --agent or --map names another."""
+    if agent is not None and mapping:
+        raise typer.BadParameter("give --agent or --map, not both")
+    target = _agent_map(mapping) if mapping else agent
     lines = utf8_lines(source.read_bytes(), source)
 
     async def work(memory: MemoryService) -> None:
         progress = Progress("import", total=max(len(lines) - 1, 0))
-        report = await memory.admin.import_lines(lines, on_progress=progress.advance)
+        report = await memory.admin.import_lines(
+            lines, on_progress=progress.advance, agent_id=target
+        )
         progress.finish()
         dumped(dataclasses.asdict(report))
 
     ctx.ensure_object(State).run(work)
+
+
+def _agent_map(pairs: list[str]) -> dict[str, str]:
+    """``--map nova=copy`` pairs; an id with "=" in it is mapped through the API."""
+    mapping: dict[str, str] = {}
+    for pair in pairs:
+        if pair.count("=") != 1:
+            raise typer.BadParameter(f"--map takes EXPORTED=TARGET, got {pair!r}")
+        exported, target = pair.split("=")
+        if exported in mapping:
+            raise typer.BadParameter(f"--map names agent {exported!r} twice")
+        mapping[exported] = target
+    return mapping
 
 
 def reembed(
