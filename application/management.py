@@ -13,7 +13,7 @@ from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.consolidation import replace_content
-from eden_memory.domain.errors import ConflictError, NotFoundError
+from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
 from eden_memory.domain.ids import (
     AgentId,
     FactId,
@@ -111,6 +111,12 @@ class Management:
     ) -> list[Reflection]:
         agent = agent_id_of(agent_id)
         scope_key = None if key is None else check_key(key)
+        if scope_key is not None and scope_key.agent_id != agent:
+            # Not an empty list: the caller mixed two agents up and should hear so.
+            raise InvalidInputError(
+                f"key {scope_key.as_text()!r} is of agent {scope_key.agent_id!r}, "
+                f"not of agent {agent!r}"
+            )
         return await self.stores.buffers.list_reflections(agent, scope_key, include_absorbed)
 
     async def _reflection(self, agent: AgentId, reflection: ReflectionId) -> Reflection:
