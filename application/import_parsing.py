@@ -39,6 +39,13 @@ class ParsedExport:
     blobs: list[ConsolidatedMemory] = field(default_factory=list)
     fact_lines: list[tuple[FactId, AgentId, int]] = field(default_factory=list)
     reflection_lines: list[tuple[ReflectionId, AgentId, int]] = field(default_factory=list)
+    _owners: dict[tuple[str, str], AgentId] = field(default_factory=dict)
+
+    def claim(self, kind: str, record_id: str, agent: AgentId) -> None:
+        """One id, one agent: a file giving an id to two agents would write one of them."""
+        owner = self._owners.setdefault((kind, record_id), agent)
+        if owner != agent:
+            raise ValueError(f"{kind} id {record_id!r} is given to agents {owner!r} and {agent!r}")
 
     def target(self, source: AgentId) -> AgentId:
         """Where a record of ``source`` goes; one the import may not write is refused."""
@@ -72,11 +79,13 @@ def _take(parsed: ParsedExport, record: dict[str, Any], number: int) -> None:
         vector = _vector(record.get("vector"))
         fact = Fact.model_validate(record["fact"])
         fact = moved_fact(fact, parsed.target(fact.agent_id))
+        parsed.claim(kind, fact.id, fact.agent_id)
         parsed.facts.append((fact, vector))
         parsed.fact_lines.append((fact.id, fact.agent_id, number))
     elif kind == "reflection":
         reflection = Reflection.model_validate(record["reflection"])
         reflection = moved_reflection(reflection, parsed.target(reflection.agent_id))
+        parsed.claim(kind, reflection.id, reflection.agent_id)
         parsed.reflections.append(reflection)
         parsed.reflection_lines.append((reflection.id, reflection.agent_id, number))
     elif kind == "consolidated":

@@ -153,6 +153,20 @@ async def test_a_mapping_must_name_the_agent_of_every_record(make_any_store: Sto
     assert await world.memory.admin.list_facts("copy", status=None) == []
 
 
+async def test_one_id_given_to_two_agents_in_one_file_is_refused(make_store: StoreMaker) -> None:
+    """Both would be written under the one id: the second would be "already present"."""
+    world = await _formed(make_store)
+    lines = await _export(world, "nova")
+    number = _first(lines, "fact")
+    twin = json.loads(lines[number - 1])
+    twin["fact"]["agent_id"] = "ben"
+    target = make_world(STORY, stores=await make_store())
+    mapping = {"nova": "nova", "ben": "ben"}
+    with pytest.raises(InvalidInputError, match=rf"line {len(lines) + 1}\b.*'nova' and 'ben'"):
+        await target.memory.admin.import_lines([*lines, json.dumps(twin)], agent_id=mapping)
+    assert await target.memory.admin.list_facts("nova", status=None) == []
+
+
 @pytest.mark.parametrize(
     "mapping",
     ["$gt", "", 7, ["copy"], {}, {"nova": "$gt"}, {"$gt": "copy"}, {"nova": "c", "x": "c"}],
