@@ -11,9 +11,15 @@ from dataclasses import dataclass
 
 from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
+from eden_memory.application.edits import saved, unchanged, version_of
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.consolidation import replace_content
-from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
+from eden_memory.domain.errors import (
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+    StaleEditError,
+)
 from eden_memory.domain.ids import (
     AgentId,
     FactId,
@@ -23,7 +29,14 @@ from eden_memory.domain.ids import (
     check_id,
     check_optional_id,
 )
-from eden_memory.domain.models import ConsolidatedMemory, Fact, FactRevision, FactStatus, Reflection
+from eden_memory.domain.models import (
+    ConsolidatedMemory,
+    Fact,
+    FactRevision,
+    FactStatus,
+    Reflection,
+    ReflectionRevision,
+)
 from eden_memory.domain.scopes import Scope, ScopeKey, check_key
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.text import check_encodable, single_line
@@ -83,21 +96,33 @@ class Management:
         return [*fact.history, current]
 
     async def edit_fact(
-        self, agent_id: str, fact_id: str, content: str, reason: str = "edited"
+        self,
+        agent_id: str,
+        fact_id: str,
+        content: str,
+        reason: str = "edited",
+        *,
+        expected_version: int,
     ) -> Fact:
         """Change a fact's text (re-embedded); the old text stays in its history.
 
-        The new vector is the embedder's, and the fact records its model: an embedder of
-        another model than the store's is refused before it is called.
+        ``expected_version`` is the version the new text was based on (the one the person
+        saw): if the fact has moved on, ``StaleEditError`` shows the newer text and nothing
+        is written. The new vector is the embedder's, and the fact records its model: an
+        embedder of another model than the store's is refused before it is called.
         """
         ids = _fact_ids(agent_id, fact_id)
+        based_on = version_of(expected_version)
         text = single_line(content, max_words=self.settings.facts.max_words, what="fact")
         check_encodable(reason, "reason")
         fact = await self._fact(*ids)
+        what = f"fact {fact.id}"
+        unchanged(what, based_on, fact)
         space = await require_space(self.stores.facts, self.embedder)
         [vector] = await embed(self.embedder, [text])
         revised = fact.revised(text, self.clock.now(), reason, space=space)
-        return await self.stores.facts.update_fact(revised, vector, fact.version)
+        write = self.stores.facts.update_fact(revised, vector, based_on)
+        return await saved(write, what, based_on, lambda: self._fact(*ids))
 
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:
         """Remove a fact for good (a person's decision, unlike an LLM's retirement)."""
@@ -125,16 +150,44 @@ class Management:
             raise NotFoundError(f"agent {agent!r} has no reflection {reflection!r}")
         return found
 
-    async def edit_reflection(self, agent_id: str, reflection_id: str, content: str) -> Reflection:
-        """Edit a buffered reflection; absorbed ones live on in their blob (edit that instead)."""
+    async def reflection_history(
+        self, agent_id: str, reflection_id: str
+    ) -> list[ReflectionRevision]:
+        """Every content the reflection has had, oldest first, the current one last."""
+        current = await self._reflection(*_reflection_ids(agent_id, reflection_id))
+        since = current.history[-1].replaced_at if current.history else current.created_at
+        now = ReflectionRevision(
+            version=current.version, content=current.content, replaced_at=since
+        )
+        return [*current.history, now]
+
+    async def edit_reflection(
+        self,
+        agent_id: str,
+        reflection_id: str,
+        content: str,
+        reason: str = "edited",
+        *,
+        expected_version: int,
+    ) -> Reflection:
+        """Edit a buffered reflection based on ``expected_version`` (``StaleEditError`` once it
+        moved on); the old text stays in its history. Absorbed ones live on in their blob
+        (edit that instead)."""
         ids = _reflection_ids(agent_id, reflection_id)
+        based_on = version_of(expected_version)
         text = single_line(
             content, max_words=self.settings.reflections.max_words, what="reflection"
         )
+        check_encodable(reason, "reason")
         current = await self._reflection(*ids)
         if current.absorbed:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
-        return await self.stores.buffers.update_reflection(current.evolve(content=text))
+        what = f"reflection {current.id}"
+        unchanged(what, based_on, current)
+        write = self.stores.buffers.update_reflection(
+            current.revised(text, self.clock.now(), reason), based_on
+        )
+        return await saved(write, what, based_on, lambda: self._reflection(*ids))
 
     async def delete_reflection(self, agent_id: str, reflection_id: str) -> None:
         current = await self._reflection(*_reflection_ids(agent_id, reflection_id))
@@ -151,12 +204,22 @@ class Management:
         limit = self.settings.consolidation.word_limits.of(key.scope)
         return found.get(key) or ConsolidatedMemory.empty(key, limit)
 
-    async def replace_consolidated(self, key: ScopeKey, content: str) -> ConsolidatedMemory:
-        """A person's rewrite of a blob, kept exactly (within the word limit), one version up."""
+    async def replace_consolidated(
+        self, key: ScopeKey, content: str, *, expected_version: int
+    ) -> ConsolidatedMemory:
+        """A person's rewrite of a blob, kept exactly (within the word limit), one version up.
+
+        ``expected_version`` is the version the rewrite was based on (0 when there was no
+        blob): a consolidation or another save since then is a ``StaleEditError`` that shows
+        the newer text, so the notes a consolidation absorbed are never overwritten."""
+        key = check_key(key)
+        based_on = version_of(expected_version, least=0)
         current = await self.get_consolidated(key)
+        what = f"the {key.as_text()} memory"
+        unchanged(what, based_on, current)
         updated = replace_content(current, content, self.clock.now())
-        if not await self.stores.buffers.replace_consolidated(updated, current.version):
-            raise ConflictError("the memory changed meanwhile; read it again and retry")
+        if not await self.stores.buffers.replace_consolidated(updated, based_on):
+            raise StaleEditError(what, based_on, await self.get_consolidated(key))
         return updated
 
 

@@ -146,7 +146,8 @@ async def measure(service: MemoryService, total: int, repeat: int) -> list[tuple
         (ScopeKey.agent(AGENT), "The agent's memory."),
         (ScopeKey.user(AGENT, USER), "u7's memory."),
     ]:
-        await service.admin.replace_consolidated(key, text)
+        seen = await service.admin.get_consolidated(key)
+        await service.admin.replace_consolidated(key, text, expected_version=seen.version)
     transport = httpx.ASGITransport(app=app)
     out = []
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:

@@ -55,7 +55,8 @@ async def remembering(settings: MemorySettings, clock: FakeClock) -> MemoryServi
     stores = memory_stores()
     memory = MemoryService(stores, KeywordEmbedder(), ScriptedLLM([]), clock, settings)
     key = ScopeKey.agent(AGENT.agent_id)
-    await memory.admin.replace_consolidated(key, "- " + " ".join(["policy"] * 250))
+    blob = "- " + " ".join(["policy"] * 250)
+    await memory.admin.replace_consolidated(key, blob, expected_version=0)  # a new store
     notes = [
         Reflection.in_scope(
             key, id=f"note-{i}", content=f"a recent note {i}", formed_at=START, created_at=START

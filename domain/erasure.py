@@ -98,10 +98,12 @@ def reflection_after_erasure(
     if user not in reflection.source_user_ids and reflection.source_session_id not in gone:
         return reflection
     origin = reflection.origin.without(user, gone)
+    # Its earlier texts were formed from the same messages, the user's among them: they go.
     return reflection.evolve(
         source_session_id=origin.session_id,
         source_message_ids=origin.message_ids,
         source_user_ids=origin.user_ids,
+        history=(),
     )
 
 

@@ -12,6 +12,7 @@ Every error a caller can see is an ``EdenMemoryError``; no driver or SDK excepti
     ├── StoreError                    the store failed or refused
     │   ├── StoreUnavailableError     connection lost, timeout (safe to retry)
     │   ├── ConflictError             a compare-and-set or claim was lost to another worker
+    │   │   └── StaleEditError        an edit based on a version that is no longer the stored one
     │   └── EmbeddingSpaceError       vectors of another model or dimension than the store's
     └── ProviderError                 an LLM or embedding provider failed
         ├── ProviderAuthError         missing or wrong credentials (names the variable)
@@ -21,6 +22,19 @@ Every error a caller can see is an ``EdenMemoryError``; no driver or SDK excepti
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # a type only: every class of this module at run time is an error
+
+    class Versioned(Protocol):
+        """What a stale edit shows of the changed record: a fact, a reflection or a blob."""
+
+        @property
+        def version(self) -> int: ...
+
+        @property
+        def content(self) -> str: ...
 
 
 class EdenMemoryError(Exception):
@@ -66,6 +80,25 @@ class StoreUnavailableError(StoreError):
 
 class ConflictError(StoreError):
     """Another worker changed the record first (lost compare-and-set or claim)."""
+
+
+class StaleEditError(ConflictError):
+    """An edit based on a version that is no longer the stored one; nothing was written.
+
+    Someone else (another tab, a consolidation) saved first. ``current`` is the record as it
+    is now, so a caller can show the newer text and let the person redo the edit on it."""
+
+    def __init__(self, what: str, based_on: int, current: Versioned) -> None:
+        super().__init__(
+            f"{what} changed since version {based_on}: it is version {current.version} now, "
+            f"reading {current.content!r}. Nothing was saved; redo the edit on this version."
+        )
+        self.based_on = based_on
+        self.current = current
+
+    @property
+    def current_version(self) -> int:
+        return self.current.version
 
 
 class EmbeddingSpaceError(StoreError):

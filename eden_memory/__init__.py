@@ -20,6 +20,7 @@ from eden_memory.domain.errors import (
     ProviderError,
     ProviderRateLimitError,
     ProviderTimeoutError,
+    StaleEditError,
     StoreError,
     StoreUnavailableError,
 )
@@ -85,6 +86,7 @@ __all__ = [  # noqa: RUF022 - grouped: values, services, errors
     "Scope",
     "ScopeKey",
     "SessionProfile",
+    "StaleEditError",
     "StoreError",
     "StoreUnavailableError",
     "__version__",

@@ -1,5 +1,9 @@
 """The writes, with the management API's semantics; each answers with a redirect (POST, then GET).
 
+An edit carries the version its page showed; a save on a record that moved on since (another
+tab, a consolidation) is refused with that page again: the newer text, a message, and the text
+typed kept in the form, so nothing is lost.
+
 Every handler reads its form through ``checked_form``: no write happens without the session's
 CSRF token (the guard has already refused read-only mode and other sites' requests).
 """
@@ -13,10 +17,13 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from eden_memory.adapters.console.fact_pages import fact_page
 from eden_memory.adapters.console.memory import ConsoleMemory
-from eden_memory.adapters.console.params import required, scope_key, text
+from eden_memory.adapters.console.params import required, scope_key, text, version
+from eden_memory.adapters.console.reflection_pages import reflection_page
 from eden_memory.adapters.console.rendering import link
-from eden_memory.domain.errors import InvalidInputError
+from eden_memory.adapters.console.tool_pages import blob_page
+from eden_memory.domain.errors import ConflictError, InvalidInputError, StaleEditError
 
 BACK_PAGES = frozenset({"/agent", "/user", "/session"})
 
@@ -63,10 +70,22 @@ def _content(form: FormData) -> str:
     return value
 
 
+def _refusal(error: ConflictError) -> str:
+    """What a refused save says: why, and that the text typed is still there."""
+    return f"{error} Your text is kept in the form below; save it again to put it in place."
+
+
 async def edit_fact(request: Request) -> Response:
+    """A save based on the version the page showed; a stale one shows the newer text."""
     form = await checked_form(request)
     agent_id, fact_id = required(form, "agent"), required(form, "id")
-    await _memory(request).edit_fact(agent_id, fact_id, _content(form))
+    content, based_on = _content(form), version(form)
+    try:
+        await _memory(request).edit_fact(agent_id, fact_id, content, based_on)
+    except StaleEditError as error:
+        return await fact_page(
+            request, agent_id, fact_id, draft=content, refusal=_refusal(error), code=409
+        )
     return _go(link("/fact", agent=agent_id, id=fact_id), "fact-edited")
 
 
@@ -78,9 +97,16 @@ async def delete_fact(request: Request) -> Response:
 
 
 async def edit_reflection(request: Request) -> Response:
+    """A stale save, or one on a note absorbed meanwhile, shows the note as it is now."""
     form = await checked_form(request)
-    agent_id = required(form, "agent")
-    await _memory(request).edit_reflection(agent_id, required(form, "id"), _content(form))
+    agent_id, reflection_id = required(form, "agent"), required(form, "id")
+    content, based_on = _content(form), version(form)
+    try:
+        await _memory(request).edit_reflection(agent_id, reflection_id, content, based_on)
+    except ConflictError as error:
+        return await reflection_page(
+            request, agent_id, reflection_id, draft=content, refusal=_refusal(error), code=409
+        )
     return _go(_back(form, agent_id), "reflection-edited")
 
 
@@ -97,7 +123,11 @@ async def replace_blob(request: Request) -> Response:
     key = scope_key(form)
     if form.get("understood") != "yes":
         raise InvalidInputError("tick the box: a manual edit replaces the consolidated memory")
-    await _memory(request).replace_blob(key, _content(form))
+    content, based_on = _content(form), version(form)
+    try:
+        await _memory(request).replace_blob(key, content, based_on)
+    except StaleEditError as error:
+        return await blob_page(request, key, draft=content, refusal=_refusal(error), code=409)
     target = link(
         "/blob", agent=key.agent_id, scope=key.scope.value, user=key.user_id, session=key.session_id
     )

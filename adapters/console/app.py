@@ -9,7 +9,13 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from eden_memory.adapters.console import actions, fact_pages, scope_pages, tool_pages
+from eden_memory.adapters.console import (
+    actions,
+    fact_pages,
+    reflection_pages,
+    scope_pages,
+    tool_pages,
+)
 from eden_memory.adapters.console.actions import CsrfError
 from eden_memory.adapters.console.guard import Guard, GuardMiddleware
 from eden_memory.adapters.console.memory import ConsoleMemory
@@ -28,6 +34,7 @@ PAGES = [
     Route("/session", scope_pages.session),
     Route("/facts", fact_pages.facts),
     Route("/fact", fact_pages.fact),
+    Route("/reflection", reflection_pages.reflection),
     Route("/search", tool_pages.search),
     Route("/context", tool_pages.context),
     Route("/blob", tool_pages.blob),

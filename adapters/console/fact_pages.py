@@ -50,9 +50,21 @@ async def facts(request: Request) -> Response:
 
 
 async def fact(request: Request) -> Response:
-    memory: ConsoleMemory = request.app.state.memory
     params = request.query_params
-    agent_id, fact_id = required(params, "agent"), required(params, "id")
+    return await fact_page(request, required(params, "agent"), required(params, "id"))
+
+
+async def fact_page(
+    request: Request,
+    agent_id: str,
+    fact_id: str,
+    *,
+    draft: str | None = None,
+    refusal: str = "",
+    code: int = 200,
+) -> Response:
+    """One fact with its history; after a refused save, with the text typed (``draft``)."""
+    memory: ConsoleMemory = request.app.state.memory
     found = await memory.fact(agent_id, fact_id)
     successors = (
         await memory.facts_by_id(agent_id, [found.superseded_by]) if found.superseded_by else []
@@ -60,8 +72,11 @@ async def fact(request: Request) -> Response:
     return page(
         request,
         "fact.html",
+        code,
         agent=agent_id,
         fact=found,
         history=await memory.history(agent_id, fact_id),
         successor=successors[0] if successors else None,
+        draft=found.content if draft is None else draft,
+        refusal=refusal,
     )

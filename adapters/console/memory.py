@@ -20,13 +20,21 @@ from eden_memory.application.provenance import Contributions
 from eden_memory.application.search import SearchResponse
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import NotFoundError
-from eden_memory.domain.ids import AgentId, FactId, check_id, session_id_of, user_id_of
+from eden_memory.domain.ids import (
+    AgentId,
+    FactId,
+    ReflectionId,
+    check_id,
+    session_id_of,
+    user_id_of,
+)
 from eden_memory.domain.models import (
     ConsolidatedMemory,
     Fact,
     FactRevision,
     FactStatus,
     Reflection,
+    ReflectionRevision,
     SessionState,
 )
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
@@ -104,9 +112,12 @@ class ConsoleMemory:
     async def history(self, agent_id: str, fact_id: str) -> list[FactRevision]:
         return await self._admin.fact_history(self.agent(agent_id), fact_id)
 
-    async def edit_fact(self, agent_id: str, fact_id: str, content: str) -> Fact:
-        """The new text is re-embedded; the old one stays in the fact's history."""
-        return await self._admin.edit_fact(self.agent(agent_id), fact_id, content, "console edit")
+    async def edit_fact(self, agent_id: str, fact_id: str, content: str, version: int) -> Fact:
+        """The new text is re-embedded; the old one stays in the fact's history. ``version``
+        is the one the page showed: a save on a fact that moved on is a ``StaleEditError``."""
+        return await self._admin.edit_fact(
+            self.agent(agent_id), fact_id, content, "console edit", expected_version=version
+        )
 
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:
         await self._admin.delete_fact(self.agent(agent_id), fact_id)
@@ -117,8 +128,27 @@ class ConsoleMemory:
         """The reflections awaiting consolidation in one scope, oldest first."""
         return await self._admin.list_reflections(self.agent(key.agent_id), key)
 
-    async def edit_reflection(self, agent_id: str, reflection_id: str, content: str) -> None:
-        await self._admin.edit_reflection(self.agent(agent_id), reflection_id, content)
+    async def reflection(self, agent_id: str, reflection_id: str) -> Reflection:
+        """One reflection of the agent, buffered or absorbed."""
+        agent = self.agent(agent_id)
+        found = await self._stores.buffers.get_reflection(
+            ReflectionId(check_id(reflection_id, "reflection_id"))
+        )
+        if found is None or found.agent_id != agent:
+            raise NotFoundError(f"agent {agent!r} has no reflection {reflection_id!r}")
+        return found
+
+    async def reflection_history(
+        self, agent_id: str, reflection_id: str
+    ) -> list[ReflectionRevision]:
+        return await self._admin.reflection_history(self.agent(agent_id), reflection_id)
+
+    async def edit_reflection(
+        self, agent_id: str, reflection_id: str, content: str, version: int
+    ) -> None:
+        await self._admin.edit_reflection(
+            self.agent(agent_id), reflection_id, content, "console edit", expected_version=version
+        )
 
     async def delete_reflection(self, agent_id: str, reflection_id: str) -> None:
         await self._admin.delete_reflection(self.agent(agent_id), reflection_id)
@@ -127,9 +157,9 @@ class ConsoleMemory:
         self.agent(key.agent_id)
         return await self._admin.get_consolidated(key)
 
-    async def replace_blob(self, key: ScopeKey, content: str) -> ConsolidatedMemory:
+    async def replace_blob(self, key: ScopeKey, content: str, version: int) -> ConsolidatedMemory:
         self.agent(key.agent_id)
-        return await self._admin.replace_consolidated(key, content)
+        return await self._admin.replace_consolidated(key, content, expected_version=version)
 
     # Inspection --------------------------------------------------------------------
 

@@ -45,6 +45,16 @@ def number(params: Params, name: str, default: int, most: int) -> int:
     return int(value)
 
 
+def version(params: Params) -> int:
+    """The version of the record the form's page showed: what an edit is based on."""
+    value = text(params, "version")
+    if value is None or not value.isdigit():
+        raise InvalidInputError(
+            "this form has no version (the one its page showed); reload the page and try again"
+        )
+    return int(value)
+
+
 def scope_key(params: Params) -> ScopeKey:
     """The key a page names: agent, plus user or session for those scopes."""
     agent = required(params, "agent")

@@ -10,7 +10,7 @@ from starlette.responses import Response, StreamingResponse
 from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
 from eden_memory.adapters.console.params import number, required, scope_key, text, where
 from eden_memory.adapters.console.rendering import page
-from eden_memory.domain.scopes import Scope
+from eden_memory.domain.scopes import Scope, ScopeKey
 
 
 async def search(request: Request) -> Response:
@@ -56,17 +56,32 @@ async def context(request: Request) -> Response:
 
 
 async def blob(request: Request) -> Response:
-    """A consolidated blob, with the form that replaces it (and the seeds' warning)."""
+    return await blob_page(request, scope_key(request.query_params))
+
+
+async def blob_page(
+    request: Request,
+    key: ScopeKey,
+    *,
+    draft: str | None = None,
+    refusal: str = "",
+    code: int = 200,
+) -> Response:
+    """A consolidated blob, with the form that replaces it (and the seeds' warning); after a
+    refused save, with the text typed (``draft``) beside the newer blob."""
     memory: ConsoleMemory = request.app.state.memory
-    key = scope_key(request.query_params)
+    found = await memory.blob(key)
     return page(
         request,
         "blob.html",
+        code,
         agent=key.agent_id,
         key=key,
-        blob=await memory.blob(key),
+        blob=found,
         limit=memory.word_limit(key.scope),
         user_scope=Scope.USER,
+        draft=found.content if draft is None else draft,
+        refusal=refusal,
     )
 
 

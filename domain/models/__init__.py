@@ -3,7 +3,7 @@
 from eden_memory.domain.models.consolidated import ConsolidatedMemory
 from eden_memory.domain.models.facts import Fact, FactRevision, FactStatus
 from eden_memory.domain.models.messages import Message, Role
-from eden_memory.domain.models.reflections import Reflection
+from eden_memory.domain.models.reflections import Reflection, ReflectionRevision
 from eden_memory.domain.models.sessions import Claim, SessionState
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "FactStatus",
     "Message",
     "Reflection",
+    "ReflectionRevision",
     "Role",
     "SessionState",
 ]

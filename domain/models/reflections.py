@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Self
 
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from eden_memory.domain.ids import (
     AgentId,
@@ -18,7 +19,21 @@ from eden_memory.domain.ids import (
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.models.provenance import Origin, distinct
 from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.domain.text import single_line
+from eden_memory.domain.text import check_encodable, single_line
+
+
+class ReflectionRevision(Record):
+    """A content a reflection had before a person edited it."""
+
+    version: int
+    content: str
+    replaced_at: UtcTime
+    reason: str = ""
+
+    @field_validator("reason")
+    @classmethod
+    def _encodable_reason(cls, value: str) -> str:
+        return check_encodable(value, "a revision's reason")
 
 
 class Reflection(Record):
@@ -38,6 +53,9 @@ class Reflection(Record):
     absorbed_into_version: int | None = None
     # The users whose messages it was formed from (see ``provenance``).
     source_user_ids: tuple[UserId, ...] = ()
+    # Stored records from before reflections had versions read as version 1, no history.
+    version: int = Field(default=1, ge=1)
+    history: tuple[ReflectionRevision, ...] = ()
 
     @field_validator("content")
     @classmethod
@@ -65,6 +83,13 @@ class Reflection(Record):
     @property
     def key(self) -> ScopeKey:
         return ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
+
+    def revised(self, content: str, now: datetime, reason: str = "") -> Reflection:
+        """The reflection with new content, one version up; the old content goes to its history."""
+        old = ReflectionRevision(
+            version=self.version, content=self.content, replaced_at=now, reason=reason
+        )
+        return self.evolve(content=content, version=self.version + 1, history=(*self.history, old))
 
     @classmethod
     def in_scope(cls, key: ScopeKey, **fields: object) -> Reflection:

@@ -19,6 +19,14 @@ Json = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
 STATUSES = ("active", "retired", "all")
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
 FactIdArg = Annotated[str, typer.Argument(help="Fact id.")]
+ExpectedVersion = Annotated[
+    int,
+    typer.Option(
+        "--expected-version",
+        help="The version your edit is based on (as list or show gave it); a save on any "
+        "other version is refused.",
+    ),
+]
 
 
 def _rows(facts: list[Fact], memory: MemoryService) -> list[list[str]]:
@@ -77,12 +85,22 @@ def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
 
 
 @app.command()
-def edit(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, text: str) -> None:
-    """Change a fact's text (re-embedded; the old text stays in its history)."""
+def edit(
+    ctx: typer.Context,
+    agent: Agent,
+    fact_id: FactIdArg,
+    text: str,
+    expected_version: ExpectedVersion,
+) -> None:
+    """Change a fact's text (re-embedded; the old text stays in its history).
+
+    Refused, with the newer text shown, if the fact is no longer at --expected-version."""
     ctx.ensure_object(State).embeds = True
 
     async def work(memory: MemoryService) -> None:
-        fact = await memory.admin.edit_fact(agent, fact_id, text)
+        fact = await memory.admin.edit_fact(
+            agent, fact_id, text, "cli edit", expected_version=expected_version
+        )
         say(f"fact {fact.id} is now version {fact.version}: {fact.content}")
 
     ctx.ensure_object(State).run(work)

@@ -13,6 +13,15 @@ from eden_memory.domain.scopes import ScopeKey
 
 app = typer.Typer(help="Read and manage reflections (buffered notes).", no_args_is_help=True)
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
+Json = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+ExpectedVersion = Annotated[
+    int,
+    typer.Option(
+        "--expected-version",
+        help="The version your edit is based on (as list gave it); a save on any other "
+        "version is refused.",
+    ),
+]
 
 
 def scope_key(agent: str, user: str | None, session: str | None) -> ScopeKey | None:
@@ -32,7 +41,7 @@ def list_reflections(
     user: Annotated[str | None, typer.Option(help="A user's notes.")] = None,
     session: Annotated[str | None, typer.Option(help="A session's notes.")] = None,
     absorbed: Annotated[bool, typer.Option("--all", help="Absorbed ones too.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    as_json: Json = False,
 ) -> None:
     """List reflections, oldest first (all scopes of the agent unless narrowed)."""
     key = scope_key(agent, user, session)
@@ -45,22 +54,54 @@ def list_reflections(
                 r.scope.value,
                 r.user_id or r.session_id or "",
                 "yes" if r.absorbed else "",
+                str(r.version),
                 r.content,
             ]
             for r in found
         ]
-        rows(("id", "scope", "owner", "absorbed", "content"), data, as_json)
+        rows(("id", "scope", "owner", "absorbed", "v", "content"), data, as_json)
 
     ctx.ensure_object(State).run(work)
 
 
 @app.command()
-def edit(ctx: typer.Context, agent: Agent, reflection_id: str, text: str) -> None:
-    """Edit a buffered (not yet absorbed) reflection."""
+def edit(
+    ctx: typer.Context,
+    agent: Agent,
+    reflection_id: str,
+    text: str,
+    expected_version: ExpectedVersion,
+) -> None:
+    """Edit a buffered (not yet absorbed) reflection; the old text stays in its history.
+
+    Refused, with the newer text shown, if it is no longer at --expected-version."""
 
     async def work(memory: MemoryService) -> None:
-        r = await memory.admin.edit_reflection(agent, reflection_id, text)
-        say(f"{r.id}: {r.content}")
+        r = await memory.admin.edit_reflection(
+            agent, reflection_id, text, "cli edit", expected_version=expected_version
+        )
+        say(f"{r.id} is now version {r.version}: {r.content}")
+
+    ctx.ensure_object(State).run(work)
+
+
+@app.command()
+def history(ctx: typer.Context, agent: Agent, reflection_id: str, as_json: Json = False) -> None:
+    """Every text the reflection has had, oldest first."""
+
+    async def work(memory: MemoryService) -> None:
+        revisions = await memory.admin.reflection_history(agent, reflection_id)
+        last = len(revisions) - 1
+        data = [
+            [
+                str(r.version),
+                "current" if i == last else r.replaced_at.isoformat(timespec="seconds"),
+                r.content,
+                r.reason,
+            ]
+            for i, r in enumerate(revisions)
+        ]
+        rows(("version", "until", "content", "reason"), data, as_json)
 
     ctx.ensure_object(State).run(work)
 

@@ -88,7 +88,8 @@ async def seed_sample(service: MemoryService) -> None:
         session: f"Planning a weekend trip; budget around 300 euros; the form said {MARKUP}.",
     }
     for key, content in blobs.items():
-        await service.admin.replace_consolidated(key, content)
+        seen = await service.admin.get_consolidated(key)
+        await service.admin.replace_consolidated(key, content, expected_version=seen.version)
     conversation = service.conversation(AGENT, SESSION, [ALICE])
     turn = [{"role": "user", "content": "Book me a train to Porto"}]
     await service.record_messages(conversation, turn, background=False)

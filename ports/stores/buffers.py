@@ -13,9 +13,9 @@ from eden_memory.domain.scopes import ScopeKey
 
 class BufferStore(Protocol):
     """Reflections and blobs. An adapter must keep an id once, keep absorbed reflections
-    unchangeable, list oldest first, and make ``commit_consolidation`` one compare-and-set
-    with the marking of what it absorbed, so of two workers exactly one wins (contract:
-    ``reflections``)."""
+    unchangeable, edit a reflection only from the version it was read at, list oldest first,
+    and make ``commit_consolidation`` one compare-and-set with the marking of what it
+    absorbed, so of two workers exactly one wins (contract: ``reflections``)."""
 
     async def add_reflections(self, reflections: Sequence[Reflection]) -> None:
         """Store reflections as given; adding an id that exists already changes nothing."""
@@ -33,8 +33,12 @@ class BufferStore(Protocol):
         """One agent's reflections (of one key if given), oldest first."""
         ...
 
-    async def update_reflection(self, reflection: Reflection) -> Reflection:
-        """Replace an unabsorbed reflection; ``ConflictError`` once it is absorbed."""
+    async def update_reflection(self, reflection: Reflection, expected_version: int) -> Reflection:
+        """Compare-and-set: replace an unabsorbed reflection iff its stored version is
+        ``expected_version`` (1 for one stored before reflections had versions).
+
+        ``ConflictError``, changing nothing, once it is absorbed or at another version: of two
+        edits from one version exactly one wins."""
         ...
 
     async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:

@@ -47,7 +47,9 @@ async def test_a_change_from_another_process_refreshes_the_context_early() -> No
     before = await world.memory.get_context(conv)
     # A second service on the same store stands for another worker process.
     other = MemoryService(world.stores, world.embedder, world.llm, world.clock)
-    await other.admin.replace_consolidated(ScopeKey.user("nova", "alice"), "Prefers tea")
+    key = ScopeKey.user("nova", "alice")
+    seen = await other.admin.get_consolidated(key)
+    await other.admin.replace_consolidated(key, "Prefers tea", expected_version=seen.version)
     after = await world.memory.get_context(conv)
     assert not after.from_cache
     assert "Prefers tea" in after.xml

@@ -129,7 +129,9 @@ async def test_editing_a_fact_with_another_model_is_refused_and_changes_nothing(
     other = _other(world)
     fact = next(f for f in await other.admin.list_facts("nova") if "Acme" in f.content)
     with pytest.raises(EmbeddingSpaceError) as caught:
-        await other.admin.edit_fact("nova", fact.id, "Alice works at Globex")
+        await other.admin.edit_fact(
+            "nova", fact.id, "Alice works at Globex", expected_version=fact.version
+        )
     _names_both_and_the_way_out(caught.value)
     assert _calls(other) == 0
     assert await _snapshot(world) == before
@@ -175,7 +177,9 @@ async def test_an_edit_records_the_model_that_embedded_it() -> None:
     await other.admin.reembed(["nova"])  # the store is now OTHER's; orbit's fact is not moved yet
     [unmoved] = await other.admin.list_facts("orbit")
     assert unmoved.embedding_model == STORED
-    edited = await other.admin.edit_fact("orbit", unmoved.id, "Orbit ships on Mondays")
+    edited = await other.admin.edit_fact(
+        "orbit", unmoved.id, "Orbit ships on Mondays", expected_version=unmoved.version
+    )
     assert edited.embedding_model == OTHER
     assert await other.admin.get_fact("orbit", unmoved.id) == edited
     conv = other.conversation(AgentMemoryConfig("orbit"), "o1", ["bob"])

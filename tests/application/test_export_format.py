@@ -39,7 +39,7 @@ EXPECTED = [
         '"user_id": "user-1", "session_id": null, "source_session_id": "s-1", '
         '"source_message_ids": [], "formed_at": "2026-03-02T09:00:00Z", '
         '"created_at": "2026-03-02T09:00:01Z", "absorbed": false, "absorbed_at": null, '
-        '"absorbed_into_version": null, "source_user_ids": []}}'
+        '"absorbed_into_version": null, "source_user_ids": [], "version": 1, "history": []}}'
     ),
     (
         '{"kind": "consolidated", "consolidated": {"scope": "agent", '

@@ -270,6 +270,8 @@ def actions(draw: st.DrawFn) -> tuple[str, Action]:
     )
     user, session = draw(mostly_passing), draw(mostly_passing)
     text = draw(texts)
+    # An edit's base version: mostly a plausible one, now and then junk a host might pass.
+    version: Any = draw(st.sampled_from([0, 1, 1, 2, -1, True, "1", None, 2**64]))
 
     def chat(m: MemoryService) -> Any:
         return m.conversation(agent, session, [user])
@@ -296,24 +298,24 @@ def actions(draw: st.DrawFn) -> tuple[str, Action]:
         return f"add_facts {items!r}", lambda m, s: m.admin.add_facts(items)
     if kind == 5:
         fact = draw(st.booleans())
-        return f"edit_fact {agent!r} {text!r}", lambda m, s: m.admin.edit_fact(
-            agent, known(s) if fact else other, text
+        return f"edit_fact {agent!r} {text!r} v{version}", lambda m, s: m.admin.edit_fact(
+            agent, known(s) if fact else other, text, expected_version=version
         )
     if kind == 6:
         return f"delete_fact {agent!r}", lambda m, s: m.admin.delete_fact(agent, other)
     if kind == 7:
         rid = draw(ids)
         return f"edit_reflection {agent!r} {rid!r}", lambda m, s: m.admin.edit_reflection(
-            agent, rid, text
+            agent, rid, text, expected_version=version
         )
     if kind == 8:
         key = draw(st.sampled_from(["agent", "user", "session"]))
 
         async def replace(m: MemoryService, s: list[str]) -> object:
             scope_key = getattr(ScopeKey, key)(agent, *([] if key == "agent" else [user]))
-            return await m.admin.replace_consolidated(scope_key, text)
+            return await m.admin.replace_consolidated(scope_key, text, expected_version=version)
 
-        return f"replace_consolidated {key} {agent!r} {user!r} {text!r}", replace
+        return f"replace_consolidated {key} {agent!r} {user!r} {text!r} v{version}", replace
     if kind == 9:
         return f"erase_user {agent!r} {user!r}", lambda m, s: m.admin.erase_user(agent, user)
     if kind == 10:
@@ -361,7 +363,8 @@ async def _bystander(memory: MemoryService) -> None:
     )
     report = await memory.admin.add_facts(items)
     assert report.added == ["b1", "b2", "b3"], report
-    await memory.admin.replace_consolidated(ScopeKey.user(BYSTANDER, BOB), "Bob likes tea.")
+    bob = ScopeKey.user(BYSTANDER, BOB)
+    await memory.admin.replace_consolidated(bob, "Bob likes tea.", expected_version=0)
 
 
 async def _export(memory: MemoryService, agent: str) -> list[dict[str, Any]]:
@@ -564,7 +567,9 @@ async def test_an_edit_reason_with_a_lone_surrogate_is_refused(make_store: Store
     }
     [fact_id] = (await memory.admin.add_facts([item])).added
     with pytest.raises(InvalidInputError, match="surrogate"):
-        await memory.admin.edit_fact(HOST_AGENT, fact_id, "Alice lives in Rome", reason=LONE)
+        await memory.admin.edit_fact(
+            HOST_AGENT, fact_id, "Alice lives in Rome", reason=LONE, expected_version=1
+        )
     fact = await memory.admin.get_fact(HOST_AGENT, fact_id)
     assert (fact.content, fact.version) == ("Alice lives in Oslo", 1)
 

@@ -91,8 +91,16 @@ CALLS: dict[str, tuple[Call, str, bool]] = {
     "get_fact(agent)": (lambda m, bad: m.admin.get_fact(bad, "f1"), "agent_id", False),
     "get_fact(fact)": (lambda m, bad: m.admin.get_fact("nova", bad), "fact_id", False),
     "fact_history": (lambda m, bad: m.admin.fact_history("nova", bad), "fact_id", False),
-    "edit_fact(agent)": (lambda m, bad: m.admin.edit_fact(bad, "f1", "x"), "agent_id", False),
-    "edit_fact(fact)": (lambda m, bad: m.admin.edit_fact("nova", bad, "x"), "fact_id", False),
+    "edit_fact(agent)": (
+        lambda m, bad: m.admin.edit_fact(bad, "f1", "x", expected_version=1),
+        "agent_id",
+        False,
+    ),
+    "edit_fact(fact)": (
+        lambda m, bad: m.admin.edit_fact("nova", bad, "x", expected_version=1),
+        "fact_id",
+        False,
+    ),
     "delete_fact(agent)": (lambda m, bad: m.admin.delete_fact(bad, "f1"), "agent_id", False),
     "delete_fact(fact)": (lambda m, bad: m.admin.delete_fact("nova", bad), "fact_id", False),
     "list_reflections(agent)": (
@@ -106,12 +114,12 @@ CALLS: dict[str, tuple[Call, str, bool]] = {
         True,
     ),
     "edit_reflection(agent)": (
-        lambda m, bad: m.admin.edit_reflection(bad, "r1", "x"),
+        lambda m, bad: m.admin.edit_reflection(bad, "r1", "x", expected_version=1),
         "agent_id",
         False,
     ),
     "edit_reflection(reflection)": (
-        lambda m, bad: m.admin.edit_reflection("nova", bad, "x"),
+        lambda m, bad: m.admin.edit_reflection("nova", bad, "x", expected_version=1),
         "reflection_id",
         False,
     ),
@@ -127,7 +135,7 @@ CALLS: dict[str, tuple[Call, str, bool]] = {
     ),
     "get_consolidated": (lambda m, bad: m.admin.get_consolidated(bad), "key", False),
     "replace_consolidated": (
-        lambda m, bad: m.admin.replace_consolidated(bad, "x"),
+        lambda m, bad: m.admin.replace_consolidated(bad, "x", expected_version=0),
         "key",
         False,
     ),

@@ -51,7 +51,9 @@ async def _formed(make: StoreMaker) -> World:
     )
     await world.memory.form_memories(two)
     victim = ScopeKey.user("victim", "alice")
-    await world.memory.admin.replace_consolidated(victim, "Alice is the victim's own user.")
+    await world.memory.admin.replace_consolidated(
+        victim, "Alice is the victim's own user.", expected_version=0
+    )
     return world
 
 
@@ -241,7 +243,12 @@ async def test_a_moved_copy_is_its_own_memory(make_any_store: StoreMaker) -> Non
     [copy_fact] = [
         f for f in await admin.list_facts("copy") if f.content.startswith("The Mars festival")
     ]
-    await admin.edit_fact("copy", copy_fact.id, "The Mars festival budget is 70000 dollars")
+    await admin.edit_fact(
+        "copy",
+        copy_fact.id,
+        "The Mars festival budget is 70000 dollars",
+        expected_version=copy_fact.version,
+    )
     await admin.delete_fact(
         "copy", (await admin.list_facts("copy", status=FactStatus.RETIRED))[0].id
     )

@@ -37,7 +37,7 @@ async def test_an_edited_fact_is_reembedded_and_keeps_its_history() -> None:
     world = await _world()
     m = world.memory.admin
     fact = next(f for f in await m.list_facts("nova") if "Acme" in f.content)
-    edited = await m.edit_fact("nova", fact.id, "Alice works at Globex")
+    edited = await m.edit_fact("nova", fact.id, "Alice works at Globex", expected_version=1)
     assert edited.version == 2
     assert [h.content for h in await m.fact_history("nova", fact.id)] == [
         "Alice works at Acme Corp",
@@ -57,9 +57,9 @@ async def test_ids_of_another_agent_are_not_found_and_bad_text_is_refused() -> N
     with pytest.raises(NotFoundError):
         await m.delete_fact("nova", "no-such-fact")
     with pytest.raises(InvalidMemoryTextError):
-        await m.edit_fact("nova", fact.id, "word " * 31)
+        await m.edit_fact("nova", fact.id, "word " * 31, expected_version=fact.version)
     with pytest.raises(InvalidMemoryTextError):
-        await m.edit_fact("nova", fact.id, "bad \x00 byte")
+        await m.edit_fact("nova", fact.id, "bad \x00 byte", expected_version=fact.version)
 
 
 async def test_a_deleted_fact_is_gone_everywhere() -> None:
@@ -78,7 +78,9 @@ async def test_buffered_reflections_can_be_edited_and_deleted_but_absorbed_ones_
     m = world.memory.admin
     key = ScopeKey.user("nova", "alice")
     [note] = await m.list_reflections("nova", key)
-    edited = await m.edit_reflection("nova", note.id, "Alice wants very short answers")
+    edited = await m.edit_reflection(
+        "nova", note.id, "Alice wants very short answers", expected_version=note.version
+    )
     assert edited.content == "Alice wants very short answers"
     conv = world.memory.conversation(AGENT, "s1", ["alice"])
     await world.memory.consolidate(conv, force=True)
@@ -92,11 +94,13 @@ async def test_a_blob_can_be_replaced_within_its_word_limit() -> None:
     world = await _world()
     m = world.memory.admin
     key = ScopeKey.user("nova", "alice")
-    replaced = await m.replace_consolidated(key, "[PREFERENCES]\n- Short answers")
+    replaced = await m.replace_consolidated(
+        key, "[PREFERENCES]\n- Short answers", expected_version=0
+    )
     assert replaced.version == 1
     assert (await m.get_consolidated(key)).content == "[PREFERENCES]\n- Short answers"
     with pytest.raises(InvalidMemoryTextError):
-        await m.replace_consolidated(key, "word " * 301)
+        await m.replace_consolidated(key, "word " * 301, expected_version=1)
 
 
 async def test_stats_and_consolidation_status_describe_each_scope() -> None:

@@ -42,7 +42,9 @@ async def _two_agents(make: StoreMaker) -> World:
             created_at=now,
         )
         await world.stores.buffers.add_reflections([note])
-        await admin.replace_consolidated(ScopeKey.user(agent, "alice"), f"{agent} knows Alice.")
+        await admin.replace_consolidated(
+            ScopeKey.user(agent, "alice"), f"{agent} knows Alice.", expected_version=0
+        )
         chat = world.memory.conversation(agent, "s1", ["alice"])
         await world.memory.record_messages(chat, world.messages("hello", "there"))
     world.clock.advance(minutes=1)
@@ -59,11 +61,17 @@ async def _orion(world: World) -> list[object]:
 NOT_FOUND: dict[str, Call] = {
     "get_fact": lambda m: m.admin.get_fact("nova", "orion-user"),
     "fact_history": lambda m: m.admin.fact_history("nova", "orion-user"),
-    "edit_fact": lambda m: m.admin.edit_fact("nova", "orion-user", "nova wrote this"),
-    "edit_agent_fact": lambda m: m.admin.edit_fact("nova", "orion-agent", "nova wrote this"),
+    "edit_fact": lambda m: m.admin.edit_fact(
+        "nova", "orion-user", "nova wrote this", expected_version=1
+    ),
+    "edit_agent_fact": lambda m: m.admin.edit_fact(
+        "nova", "orion-agent", "nova wrote this", expected_version=1
+    ),
     "delete_fact": lambda m: m.admin.delete_fact("nova", "orion-user"),
     "delete_agent_fact": lambda m: m.admin.delete_fact("nova", "orion-agent"),
-    "edit_reflection": lambda m: m.admin.edit_reflection("nova", "orion-note", "nova wrote this"),
+    "edit_reflection": lambda m: m.admin.edit_reflection(
+        "nova", "orion-note", "nova wrote this", expected_version=1
+    ),
     "delete_reflection": lambda m: m.admin.delete_reflection("nova", "orion-note"),
 }
 
@@ -105,7 +113,7 @@ async def test_a_blob_is_replaced_only_under_the_key_it_names(make_any_store: St
     world = await _two_agents(make_any_store)
     before = await _orion(world)
     updated = await world.memory.admin.replace_consolidated(
-        ScopeKey.user("nova", "alice"), "nova rewrote this."
+        ScopeKey.user("nova", "alice"), "nova rewrote this.", expected_version=1
     )
     assert updated.agent_id == "nova"
     assert await _orion(world) == before

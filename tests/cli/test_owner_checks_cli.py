@@ -39,9 +39,9 @@ async def _orion(path: Path) -> list[str]:
 @pytest.mark.parametrize(
     "command",
     [
-        ("facts", "edit", "-a", "nova", "f-orion", "leaked"),
+        ("facts", "edit", "-a", "nova", "f-orion", "leaked", "--expected-version", "1"),
         ("facts", "delete", "-a", "nova", "f-orion", "--yes"),
-        ("reflections", "edit", "-a", "nova", "r-orion", "leaked"),
+        ("reflections", "edit", "-a", "nova", "r-orion", "leaked", "--expected-version", "1"),
         ("reflections", "delete", "-a", "nova", "r-orion"),
     ],
 )

@@ -74,11 +74,24 @@ def _form(path: str, csrf: str) -> dict[str, str]:
     return (
         base
         | {
-            "/fact/edit": {"id": "f-email", "content": "Alice's email is a@b.example"},
+            "/fact/edit": {
+                "id": "f-email",
+                "content": "Alice's email is a@b.example",
+                "version": "1",
+            },
             "/fact/delete": {"id": "f-email"},
-            "/reflection/edit": {"id": "r-alice-1", "content": "Alice prefers English"},
+            "/reflection/edit": {
+                "id": "r-alice-1",
+                "content": "Alice prefers English",
+                "version": "1",
+            },
             "/reflection/delete": {"id": "r-alice-1"},
-            "/blob/replace": {"scope": "agent", "content": "New", "understood": "yes"},
+            "/blob/replace": {
+                "scope": "agent",
+                "content": "New",
+                "understood": "yes",
+                "version": "1",
+            },
             "/user/erase": {"user": "bob", "confirm": "bob"},
         }[path]
     )

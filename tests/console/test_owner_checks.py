@@ -14,6 +14,7 @@ from tests.application.story import World
 from tests.console.client import ORIGIN, console, csrf_of, sample_world, signed_in
 
 ORION_ALICE = ScopeKey.user("orion", "alice")
+NOVA_ALICE = ScopeKey.user("nova", "alice")
 
 
 @pytest.fixture
@@ -25,7 +26,9 @@ def world() -> World:
         ORION_ALICE, id="r-orion", content="Orion's note", formed_at=now, created_at=now
     )
     asyncio.run(world.stores.buffers.add_reflections([note]))
-    asyncio.run(world.memory.admin.replace_consolidated(ORION_ALICE, "Orion's blob."))
+    asyncio.run(
+        world.memory.admin.replace_consolidated(ORION_ALICE, "Orion's blob.", expected_version=0)
+    )
     return world
 
 
@@ -37,9 +40,12 @@ def _orion(world: World) -> list[str]:
 
 
 FORMS = [
-    ("/fact/edit", {"agent": "nova", "id": "f-orion", "content": "leaked"}),
+    ("/fact/edit", {"agent": "nova", "id": "f-orion", "content": "leaked", "version": "1"}),
     ("/fact/delete", {"agent": "nova", "id": "f-orion"}),
-    ("/reflection/edit", {"agent": "nova", "id": "r-orion", "content": "leaked"}),
+    (
+        "/reflection/edit",
+        {"agent": "nova", "id": "r-orion", "content": "leaked", "version": "1"},
+    ),
     ("/reflection/delete", {"agent": "nova", "id": "r-orion"}),
 ]
 
@@ -66,7 +72,14 @@ def test_a_blob_form_changes_only_the_blob_of_the_agent_it_names(world: World) -
     before = _orion(world)
     client = signed_in(console(world, agents=("nova", "orion")))
     csrf = csrf_of(client.get("/agent?agent=nova").text)
-    form = {"agent": "nova", "scope": "user", "user": "alice", "content": "x", "understood": "yes"}
+    form = {
+        "agent": "nova",
+        "scope": "user",
+        "user": "alice",
+        "content": "x",
+        "understood": "yes",
+        "version": str(asyncio.run(world.memory.admin.get_consolidated(NOVA_ALICE)).version),
+    }
     answer = client.post("/blob/replace", data={"csrf": csrf, **form}, headers={"origin": ORIGIN})
     assert answer.status_code == 303
     assert _orion(world) == before

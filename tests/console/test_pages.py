@@ -152,6 +152,7 @@ def _vector(world: World, fact_id: str) -> list[float]:
 def test_editing_a_fact_re_embeds_it_and_keeps_the_old_text(world: World) -> None:
     old_vector = _vector(world, "f-email")
     form = {"agent": "nova", "id": "f-email", "content": "Alice's email is alice@porto.example"}
+    form["version"] = "1"
     status, html = _post(world, "/fact/edit", form, "/fact?agent=nova&id=f-email")
     assert status == 303
     assert "edited and re-embedded" in html
@@ -165,6 +166,7 @@ def test_replacing_a_blob_is_warned_and_needs_the_box_ticked(world: World) -> No
     page = signed_in(console(world)).get("/blob?agent=nova&scope=user&user=alice").text
     assert "replaces the consolidated memory completely" in page
     form = {"agent": "nova", "scope": "user", "user": "alice", "content": "Alice: Porto."}
+    form["version"] = "1"
     status, html = _post(world, "/blob/replace", form, "/blob?agent=nova")
     assert status == 400
     status, html = _post(world, "/blob/replace", form | {"understood": "yes"}, "/blob?agent=nova")
@@ -175,7 +177,7 @@ def test_replacing_a_blob_is_warned_and_needs_the_box_ticked(world: World) -> No
 
 def test_a_reflection_is_edited_and_deleted_and_an_absorbed_one_is_not(world: World) -> None:
     page = "/user?agent=nova&user=alice"
-    form = {"agent": "nova", "id": "r-alice-1", "back": page}
+    form = {"agent": "nova", "id": "r-alice-1", "back": page, "version": "1"}
     status, html = _post(
         world, "/reflection/edit", form | {"content": "Alice writes English"}, page
     )
@@ -233,10 +235,10 @@ def test_another_agents_memory_is_not_reachable_by_editing_the_url(world: World,
 @pytest.mark.parametrize(
     ("path", "form"),
     [
-        ("/fact/edit", {"agent": "orion", "id": "f-orion", "content": "leaked"}),
-        ("/fact/edit", {"agent": "nova", "id": "f-orion", "content": "leaked"}),
+        ("/fact/edit", {"agent": "orion", "id": "f-orion", "content": "leaked", "version": "1"}),
+        ("/fact/edit", {"agent": "nova", "id": "f-orion", "content": "leaked", "version": "1"}),
         ("/fact/delete", {"agent": "nova", "id": "f-orion"}),
-        ("/blob/replace", {"agent": "orion", "content": "x", "understood": "yes"}),
+        ("/blob/replace", {"agent": "orion", "content": "x", "understood": "yes", "version": "0"}),
         ("/user/erase", {"agent": "orion", "user": "alice", "confirm": "alice"}),
     ],
 )
@@ -263,6 +265,7 @@ def test_after_a_write_the_console_never_redirects_elsewhere(world: World, back:
     client = signed_in(console(world))
     csrf = csrf_of(client.get("/agent?agent=nova").text)
     form = {"csrf": csrf, "agent": "nova", "id": "r-alice-1", "content": "x y", "back": back}
+    form["version"] = "1"
     answer = client.post("/reflection/edit", data=form, headers={"origin": ORIGIN})
     assert answer.status_code == 303
     assert answer.headers["location"].startswith("/agent?agent=nova&note=")

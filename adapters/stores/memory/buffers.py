@@ -47,13 +47,17 @@ class InMemoryBuffers(StateHolder):
         ]
         return sorted(found, key=_oldest_first)
 
-    async def update_reflection(self, reflection: Reflection) -> Reflection:
+    async def update_reflection(self, reflection: Reflection, expected_version: int) -> Reflection:
         await self._turn()
         stored = self._state.reflections.get(reflection.id)
         if stored is None:
             raise NotFoundError(f"no reflection {reflection.id!r}")
         if stored.absorbed:
             raise ConflictError(f"reflection {reflection.id!r} is already part of a blob")
+        if stored.version != expected_version:
+            raise ConflictError(
+                f"reflection {reflection.id!r} is no longer at version {expected_version}"
+            )
         self._state.reflections[reflection.id] = reflection
         self._state.bump([stored.key, reflection.key])
         return reflection

@@ -83,18 +83,25 @@ class MongoBuffers:
         found = await self.ctx.reflections.find(query, sort=OLDEST_FIRST)
         return [reflection_from_document(d, self.ctx.ids) for d in found]
 
-    async def update_reflection(self, reflection: Reflection) -> Reflection:
+    async def update_reflection(self, reflection: Reflection, expected_version: int) -> Reflection:
         document = reflection_document(reflection, self.ctx.ids)
         reflection_id = document.pop("_id")
         before = await self.ctx.reflections.find_one({"_id": reflection_id})
         if before is None:
             raise NotFoundError(f"no reflection with id {reflection_id!r}")
+        if before.get("absorbed"):
+            raise ConflictError(f"reflection {reflection_id} is absorbed into a blob already")
         document.setdefault(MICROS, {})
         matched, _ = await self.ctx.reflections.update_one(
-            {"_id": reflection_id, "absorbed": False}, {"$set": document}
+            {"_id": reflection_id, "absorbed": False, "version": _version_is(expected_version)},
+            {"$set": document},
+            retry=False,
         )
         if not matched:
-            raise ConflictError(f"reflection {reflection_id} is absorbed into a blob already")
+            raise ConflictError(
+                f"reflection {reflection_id} is no longer at version {expected_version} "
+                "(or was absorbed meanwhile)"
+            )
         old = reflection_from_document(before, self.ctx.ids)
         await self.ctx.bump([old.key, reflection.key])
         return reflection
@@ -208,3 +215,8 @@ class MongoBuffers:
             retry=False,
         )
         return bool(matched or upserted is not None)
+
+
+def _version_is(expected: int) -> object:
+    """A filter on a reflection's ``version``: a document from before versions has none (1)."""
+    return {"$in": [1, None]} if expected == 1 else expected

@@ -68,24 +68,33 @@ def list_reflections(
     return [Reflection.model_validate_json(doc) for (doc,) in rows]
 
 
-def update_reflection(conn: sqlite3.Connection, reflection: Reflection) -> Reflection:
+def update_reflection(
+    conn: sqlite3.Connection, reflection: Reflection, expected_version: int
+) -> Reflection:
+    """Compare-and-set on the version inside ``doc`` (a row from before versions is 1)."""
     with writing(conn) as changes:
         stored = get_reflection(conn, reflection.id)
         if stored is None:
             raise NotFoundError(f"no reflection with id {reflection.id!r}")
         if stored.absorbed:
             raise ConflictError(f"reflection {reflection.id!r} is absorbed and can't change")
-        conn.execute(
+        updated = conn.execute(
             "UPDATE reflections SET agent_id = ?, scope = ?, owner = ?, absorbed = ?, "
-            "formed_us = ?, doc = ? WHERE id = ? AND absorbed = 0",
+            "formed_us = ?, doc = ? WHERE id = ? AND absorbed = 0 "
+            "AND coalesce(json_extract(doc, '$.version'), 1) = ?",
             (
                 *_cols(reflection),
                 int(reflection.absorbed),
                 to_us(reflection.formed_at),
                 reflection.model_dump_json(),
                 reflection.id,
+                expected_version,
             ),
         )
+        if not updated.rowcount:
+            raise ConflictError(
+                f"reflection {reflection.id!r} is no longer at version {expected_version}"
+            )
         changes.memory(_cols(stored))
         changes.memory(_cols(reflection))
         return reflection

@@ -37,8 +37,10 @@ class SqliteBuffers:
             lambda c: reflections.list_reflections(c, agent_id, key, include_absorbed)
         )
 
-    async def update_reflection(self, reflection: Reflection) -> Reflection:
-        return await self._handle.writer.run(lambda c: reflections.update_reflection(c, reflection))
+    async def update_reflection(self, reflection: Reflection, expected_version: int) -> Reflection:
+        return await self._handle.writer.run(
+            lambda c: reflections.update_reflection(c, reflection, expected_version)
+        )
 
     async def delete_reflections(self, ids: Sequence[ReflectionId]) -> int:
         return await self._handle.writer.run(lambda c: reflections.delete_reflections(c, ids))

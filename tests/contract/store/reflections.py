@@ -101,9 +101,37 @@ class ReflectionContract(StoreFixtures):
     ) -> None:
         reflection = build.reflection(USER_KEY, "Likes jazz")
         await buffers.add_reflections([reflection])
-        edited = reflection.evolve(content="Likes jazz and blues")
-        assert await buffers.update_reflection(edited) == edited
+        edited = reflection.revised("Likes jazz and blues", T0 + MINUTE)
+        assert await buffers.update_reflection(edited, expected_version=1) == edited
         assert await buffers.get_reflection(reflection.id) == edited
+        assert (edited.version, [h.content for h in edited.history]) == (2, ["Likes jazz"])
+
+    async def test_an_update_from_a_stale_version_is_refused_and_changes_nothing(
+        self, buffers: BufferStore, build: Builder
+    ) -> None:
+        reflection = build.reflection(USER_KEY, "Likes jazz")
+        await buffers.add_reflections([reflection])
+        first = reflection.revised("Likes jazz and blues", T0 + MINUTE)
+        await buffers.update_reflection(first, expected_version=1)
+        stale = reflection.revised("Likes rock", T0 + 2 * MINUTE)
+        with pytest.raises(ConflictError):
+            await buffers.update_reflection(stale, expected_version=1)
+        assert await buffers.get_reflection(reflection.id) == first
+
+    async def test_of_concurrent_updates_from_one_version_exactly_one_wins(
+        self, buffers: BufferStore, build: Builder
+    ) -> None:
+        reflection = build.reflection(USER_KEY, "Likes jazz")
+        await buffers.add_reflections([reflection])
+        edits = [reflection.revised(f"Likes jazz, take {n}", T0 + MINUTE) for n in range(6)]
+        results = await asyncio.gather(
+            *(buffers.update_reflection(e, expected_version=1) for e in edits),
+            return_exceptions=True,
+        )
+        won = [r for r in results if not isinstance(r, BaseException)]
+        assert len(won) == 1
+        assert all(isinstance(r, ConflictError) for r in results if r not in won)
+        assert await buffers.get_reflection(reflection.id) == won[0]
 
     async def test_an_absorbed_reflection_cannot_be_edited(
         self, buffers: BufferStore, build: Builder
@@ -112,7 +140,9 @@ class ReflectionContract(StoreFixtures):
         await buffers.add_reflections([reflection])
         await buffers.commit_consolidation(blob(USER_KEY, "Likes jazz", 1), 0, [reflection.id], T0)
         with pytest.raises(ConflictError):
-            await buffers.update_reflection(reflection.evolve(content="Likes rock"))
+            await buffers.update_reflection(
+                reflection.revised("Likes rock", T0), expected_version=1
+            )
 
     async def test_delete_reflections_removes_only_unabsorbed_ones(
         self, buffers: BufferStore, build: Builder

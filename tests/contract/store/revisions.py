@@ -65,8 +65,8 @@ class RevisionContract(StoreFixtures):
     ) -> None:
         reflection = build.reflection(USER_KEY, "Prefers metric units")
         assert await moves(revisions, USER_KEY, buffers.add_reflections([reflection]))
-        edited = reflection.evolve(content="Prefers metric units and 24h time")
-        assert await moves(revisions, USER_KEY, buffers.update_reflection(edited))
+        edited = reflection.revised("Prefers metric units and 24h time", T0)
+        assert await moves(revisions, USER_KEY, buffers.update_reflection(edited, 1))
         assert await moves(revisions, USER_KEY, buffers.delete_reflections([reflection.id]))
 
     async def test_blob_changes_move_the_revision(

@@ -12,7 +12,7 @@ from eden_memory.domain.erasure import (
     reflection_after_erasure,
 )
 from eden_memory.domain.ids import SessionId, UserId
-from eden_memory.domain.models import ConsolidatedMemory, Fact, FactStatus
+from eden_memory.domain.models import ConsolidatedMemory, Fact, FactStatus, ReflectionRevision
 from eden_memory.domain.models.provenance import Origin
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.testing import FakeEmbedder
@@ -108,13 +108,17 @@ def test_the_users_rewrite_of_anothers_fact_is_undone_and_their_retirement_too()
 def test_a_note_goes_when_it_was_the_users_alone_and_loses_their_id_otherwise() -> None:
     key = ScopeKey.agent("a1")
     alone = make_reflection("r1", key).evolve(source_user_ids=(ERASED,))
-    shared = make_reflection("r2", key).evolve(source_user_ids=(ERASED, UserId("u2")))
+    earlier = ReflectionRevision(version=1, content="the words of both", replaced_at=T0)
+    shared = make_reflection("r2", key).evolve(
+        source_user_ids=(ERASED, UserId("u2")), version=2, history=(earlier,)
+    )
     legacy = make_reflection("r3", key).evolve(source_session_id="s1")
     other = make_reflection("r4", key).evolve(source_user_ids=(UserId("u2"),))
     assert reflection_after_erasure(alone, ERASED, set()) is None
     cleaned = reflection_after_erasure(shared, ERASED, set())
     assert cleaned is not None
     assert cleaned.source_user_ids == ("u2",)
+    assert cleaned.history == ()  # an earlier text held the erased user's words too
     assert reflection_after_erasure(legacy, ERASED, {SessionId("s1")}) is None
     assert reflection_after_erasure(legacy, ERASED, set()) is legacy  # not attributable
     assert reflection_after_erasure(other, ERASED, set()) is other
