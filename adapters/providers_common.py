@@ -84,10 +84,12 @@ async def within(seconds: float, call: Awaitable[R], provider: str) -> R:
         raise ProviderTimeoutError(f"{provider} did not answer within {seconds:g} s") from error
 
 
-def validated(text: str | None, schema: type[M], provider: str) -> M:
-    """Validate the model's text into ``schema``; say what was wrong when it does not fit."""
+def validated(text: str | None, schema: type[M], provider: str, max_chars: int | None = None) -> M:
+    """Validate the model's text into ``schema``; say what was wrong when it does not fit.
+    A text longer than ``max_chars`` is refused before it is parsed (``bounded``)."""
     if text is None or not text.strip():
         raise InvalidLLMOutputError(f"{provider} returned an empty answer")
+    bounded(text, max_chars, provider)
     try:
         return schema.model_validate_json(text)
     except ValidationError as error:
@@ -98,6 +100,16 @@ def validated(text: str | None, schema: type[M], provider: str) -> M:
             return schema.model_validate(loose)
         except ValidationError as second:
             raise invalid_output(second, schema, provider) from second
+
+
+def bounded(text: str, max_chars: int | None, provider: str) -> None:
+    """Refuse an answer longer than ``max_chars`` unparsed: a formation's answer is a few kB,
+    and parsing megabytes would build hundreds of thousands of objects (issue 26)."""
+    if max_chars is not None and len(text) > max_chars:
+        raise InvalidLLMOutputError(
+            f"{provider}'s answer is {len(text)} characters, over the bound of {max_chars} "
+            "(EDEN_MEMORY_MEMORY__MODELS__MAX_ANSWER_CHARS): refused unparsed"
+        )
 
 
 def _loose_json(text: str) -> object | None:

@@ -38,7 +38,13 @@ class ModelRouter:
         retries_on_invalid: int = 1,
     ) -> T:
         """One structured call; an unusable answer is asked again, then raised."""
-        request = LLMRequest(model_for(role, self.settings), system, prompt, purpose)
+        request = LLMRequest(
+            model_for(role, self.settings),
+            system,
+            prompt,
+            purpose,
+            max_answer_chars=self.settings.max_answer_chars,
+        )
         for attempt in range(retries_on_invalid + 1):
             try:
                 result = await self.clients[role].generate(request, schema)

@@ -61,6 +61,8 @@ class FormationReport:
     resumed_plan: bool = False  # carried out the plan an interrupted formation saved
     facts_extracted: int = 0
     facts_rejected: list[Rejected] = field(default_factory=list)
+    # Past the formation's cap (domain.formation_caps): counted, not kept, not checked.
+    facts_capped: int = 0
     citations_trimmed: int = 0  # kept facts whose cited messages were cut to the closest three
     dates_resolved: int = 0  # kept facts and notes whose "last Saturday" became a date
     exact_duplicates: int = 0
@@ -71,6 +73,7 @@ class FormationReport:
     facts_retired: list[str] = field(default_factory=list)
     reflections: dict[str, int] = field(default_factory=dict)
     reflections_rejected: list[Rejected] = field(default_factory=list)
+    reflections_capped: dict[str, int] = field(default_factory=dict)  # by scope, as above
     consolidations: list[ConsolidationOutcome] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     stage_seconds: dict[str, float] = field(default_factory=dict)

@@ -11,9 +11,9 @@ server of ``eden-memory local-llm``, OpenAI or Gemini alike. The questions (cate
 whose evidence lies in the formed sessions are then scored, as ``benchmarks.locomo`` scores
 them: evidence recall@k over the formed facts (each covers its source message ids), beside
 the same questions over the dataset's observations of the same sessions, both indexed the
-same way. Printed per formation: facts, words per fact, rejected items and why, LLM calls,
-tokens, seconds; the saved run also keeps the notes (reflections) each session formed, to be
-read.
+same way. Printed per formation: facts, words per fact, rejected items and why, items past
+the formation's caps, LLM calls, tokens, seconds; the saved run also keeps the notes
+(reflections) each session formed, to be read.
 
     eden-memory local-llm &   # then export what it prints
     python -m benchmarks.formation_quality [--conversations 2] [--sessions 1]
@@ -86,6 +86,7 @@ class SessionRun:
     citations_trimmed: int = 0
     dates_resolved: int = 0
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (content, why)
+    capped: int = 0  # facts and notes past the formation's caps (domain/formation_caps.py)
     reflections: int = 0
     consolidations: dict[str, int] = field(default_factory=dict)  # status -> count
     notes: list[tuple[str, str]] = field(default_factory=list)  # (scope, text) kept this session
@@ -145,6 +146,7 @@ def account(run: SessionRun, reports: Sequence[FormationReport], embed_tokens: i
         run.dates_resolved += report.dates_resolved
         run.rejected += [(r.content, f"fact: {r.why}") for r in report.facts_rejected]
         run.rejected += [(r.content, f"reflection: {r.why}") for r in report.reflections_rejected]
+        run.capped += report.facts_capped + sum(report.reflections_capped.values())
         run.reflections += sum(report.reflections.values())
         for outcome in report.consolidations:
             status = outcome.status + (" (truncated)" if outcome.truncated else "")
@@ -213,7 +215,8 @@ def print_run(run: SessionRun) -> None:
     why = f" ERROR {run.error}" if run.error else ""
     print(
         f"{run.sample} {run.session}: {run.messages} messages, {run.facts_added} facts added, "
-        f"{len(run.rejected)} rejected, {run.reflections} reflections, {run.llm_calls} LLM calls "
+        f"{len(run.rejected)} rejected, {run.capped} capped, {run.reflections} reflections, "
+        f"{run.llm_calls} LLM calls "
         f"{run.llm_calls_by_purpose}, {run.tokens_in}/{run.tokens_out} tokens, "
         f"{run.seconds:.1f} s{why}",
         flush=True,

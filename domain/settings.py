@@ -11,6 +11,7 @@ from typing import Annotated, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from eden_memory.domain.ranking import Fusion
+from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
 from eden_memory.domain.scopes import Scope
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -65,6 +66,28 @@ class FormationSettings(_Settings):
     role_weights: RoleWeights = RoleWeights()
     claim_ttl_seconds: Annotated[float, Field(gt=0)] = 600.0
     max_messages_per_formation: Positive = 400
+
+
+class CapSettings(_Settings):
+    """How much one formation may keep, scaled by its conversation's length (seed 004,
+    ``domain.formation_caps``): a conversation of ``base_chars`` characters keeps up to
+    ``facts`` facts and ``reflections_per_scope`` notes a level; ``log_base`` times longer
+    doubles that, within ``[min_multiplier, max_multiplier]``. The defaults sit above what
+    LoCoMo's sessions hold (at most 15 observations in 1-5k characters): a bound on a
+    runaway model, not a target."""
+
+    facts: Annotated[int, Field(gt=0, le=1_000_000)] = 30
+    reflections_per_scope: Annotated[int, Field(gt=0, le=1_000_000)] = NOTES_PER_SCOPE
+    base_chars: Annotated[int, Field(gt=0, le=2**63 - 1)] = 3000
+    log_base: Annotated[float, Field(gt=1.0, allow_inf_nan=False)] = 10.0
+    min_multiplier: Annotated[float, Field(gt=0.0, le=1000.0)] = 0.5
+    max_multiplier: Annotated[float, Field(gt=0.0, le=1000.0)] = 2.0
+
+    @model_validator(mode="after")
+    def _clamp_is_a_range(self) -> Self:
+        if self.min_multiplier > self.max_multiplier:
+            raise ValueError("min_multiplier must not exceed max_multiplier")
+        return self
 
 
 class ConsolidationSettings(_Settings):
@@ -125,6 +148,10 @@ class ModelSettings(_Settings):
     reflection_free: str = "gemini-3-flash-preview"
     reflection_premium: str = "gemini-3-pro-preview"
     premium_tier: Annotated[int, Field(ge=0)] = 1
+    # The longest answer text parsed (characters): a formation's answer is ~20 kB at most
+    # (60 facts of 30 words, a 1200-word blob); past this bound it is refused unparsed, so a
+    # runaway answer of megabytes never becomes hundreds of thousands of objects.
+    max_answer_chars: Positive = 262_144
 
 
 class MemorySettings(_Settings):
@@ -134,6 +161,7 @@ class MemorySettings(_Settings):
     facts: FactSettings = FactSettings()
     dedup: DedupSettings = DedupSettings()
     formation: FormationSettings = FormationSettings()
+    caps: CapSettings = CapSettings()
     consolidation: ConsolidationSettings = ConsolidationSettings()
     reflections: ReflectionSettings = ReflectionSettings()
     search: SearchSettings = SearchSettings()

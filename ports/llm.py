@@ -20,6 +20,10 @@ class LLMRequest:
     purpose: str
     max_output_tokens: int | None = None
     temperature: float | None = None
+    # The longest answer text the adapter may parse (None: no bound). Longer ones are
+    # refused unparsed with ``InvalidLLMOutputError``: a runaway answer of megabytes must
+    # not become hundreds of thousands of objects.
+    max_answer_chars: int | None = None
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,8 @@ class LLM(Protocol):
     async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
         """Answer ``request`` with a value of ``schema``.
 
-        Raises ``InvalidLLMOutputError`` when the answer is refused, truncated, malformed or
-        does not validate; provider failures become ``ProviderError`` subclasses.
+        Raises ``InvalidLLMOutputError`` when the answer is refused, truncated, longer than
+        ``request.max_answer_chars``, malformed or does not validate; provider failures
+        become ``ProviderError`` subclasses.
         """
         ...

@@ -115,7 +115,7 @@ def _value(response: types.GenerateContentResponse, request: LLMRequest, schema:
         raise InvalidLLMOutputError(
             f"{PROVIDER} refused or stopped the answer (finish reason {reason_name})"
         )
-    return validated(response.text, schema, PROVIDER)
+    return validated(response.text, schema, PROVIDER, request.max_answer_chars)
 
 
 def _input_tokens(response: types.GenerateContentResponse) -> int:

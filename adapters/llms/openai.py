@@ -119,7 +119,8 @@ class OpenAILLM:
             temperature=self._temperature_of(request),
             store=False,  # memories are personal data: nothing kept on OpenAI's side
         )
-        value = validated(self._final_text(response, request), schema, self._provider)
+        text = self._final_text(response, request)
+        value = validated(text, schema, self._provider, request.max_answer_chars)
         usage = response.usage
         return LLMResult(
             value=value,
@@ -164,7 +165,7 @@ class OpenAILLM:
         text = answer_text(completion, request, self._provider)
         usage = completion.usage
         return LLMResult(
-            value=validated(text, schema, self._provider),
+            value=validated(text, schema, self._provider, request.max_answer_chars),
             model=completion.model or request.model,
             input_tokens=usage.prompt_tokens if usage else 0,
             output_tokens=usage.completion_tokens if usage else 0,

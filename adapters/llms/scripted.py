@@ -19,6 +19,7 @@ from typing import Any, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
+from eden_memory.adapters.providers_common import bounded
 from eden_memory.domain.errors import InvalidLLMOutputError, ProviderError
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
 
@@ -39,8 +40,9 @@ class ScriptedLLM:
     """Answers each call with the next scripted item (or a function's answer) and records it.
 
     An item is a pydantic value, a dict or a JSON string (validated into the requested
-    schema) or an exception (raised). Answers keyed by ``request.purpose`` in ``by_purpose``
-    come first; ``responses`` serves every other purpose.
+    schema; a string longer than the request's ``max_answer_chars`` is refused unparsed,
+    as the provider adapters refuse one) or an exception (raised). Answers keyed by
+    ``request.purpose`` in ``by_purpose`` come first; ``responses`` serves every other purpose.
     """
 
     def __init__(
@@ -63,7 +65,7 @@ class ScriptedLLM:
         answer = await self._next(request, schema)
         if isinstance(answer, Exception):
             raise answer
-        value = _validate(answer, schema, request.purpose)
+        value = _validate(answer, schema, request)
         return LLMResult(
             value=value,
             model=request.model,
@@ -89,18 +91,19 @@ def _source(script: Script) -> deque[Answer | Exception] | Responder:
     return script if callable(script) else deque(script)
 
 
-def _validate(answer: Answer, schema: type[T], purpose: str) -> T:
+def _validate(answer: Answer, schema: type[T], request: LLMRequest) -> T:
     if isinstance(answer, schema):
         return answer
     try:
-        if isinstance(answer, str):
+        if isinstance(answer, str):  # text, as a provider sends it: bounded like theirs
+            bounded(answer, request.max_answer_chars, "ScriptedLLM")
             return schema.model_validate_json(answer)
         if isinstance(answer, BaseModel):
             return schema.model_validate(answer.model_dump())
         return schema.model_validate(answer)
     except ValidationError as error:
         raise InvalidLLMOutputError(
-            f"the answer for {purpose!r} does not match {schema.__name__}: {error}"
+            f"the answer for {request.purpose!r} does not match {schema.__name__}: {error}"
         ) from error
 
 

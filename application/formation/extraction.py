@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import NamedTuple
 
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.facts import fact_extraction_prompt
 from eden_memory.application.prompts.reflections import reflection_prompt
 from eden_memory.application.reports import Rejected
-from eden_memory.application.schemas import ExtractedFacts, ExtractedReflections
+from eden_memory.application.schemas import ExtractedFact, ExtractedFacts, ExtractedReflections
 from eden_memory.domain.citations import trimmed_citation
 from eden_memory.domain.dedup import NewFact
 from eden_memory.domain.errors import InvalidMemoryTextError
@@ -19,7 +20,6 @@ from eden_memory.domain.ids import MessageId, UserId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
 from eden_memory.domain.models.provenance import speakers
-from eden_memory.domain.reflection_checks import over_limit_reason, split_at_limit
 from eden_memory.domain.relative_dates import has_relative_date, resolve_relative_dates
 from eden_memory.domain.scaffolding import Scaffolding, echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ActiveScopes, Scope
@@ -53,6 +53,7 @@ class SourcedFact:
 class Extracted:
     facts: list[SourcedFact] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
+    capped: int = 0  # items of the answer past the cap: neither checked nor kept
     citations_trimmed: int = 0  # facts whose citation (or the whole batch) was cut to the closest
     dates_resolved: int = 0  # facts whose relative dates the rule made absolute
 
@@ -63,13 +64,16 @@ async def extract_facts(
     scopes: ActiveScopes,
     settings: MemorySettings,
     instructions: str,
+    cap: int,
     session_users: Sequence[UserId] = (),
 ) -> Extracted:
     """One fast call; a fact of an inactive scope, over the word limit, copied from a message
     or from the prompt's example, or spoken in the first person is rejected, with why
     (``domain.fact_checks``, ``domain.scaffolding``); a citation of more than three messages
     (or of none: the whole batch) is trimmed to the three closest (``domain.citations``);
-    relative dates are made absolute (``domain.relative_dates``)."""
+    relative dates are made absolute (``domain.relative_dates``). Once ``cap`` facts passed,
+    the rest of the answer is only counted (``domain.formation_caps``): checking it would
+    cost what the cap bounds."""
     system, prompt = fact_extraction_prompt(
         messages, scopes.fact_scopes, settings.facts.max_words, instructions
     )
@@ -78,30 +82,56 @@ async def extract_facts(
     checks = FactChecks.of(messages)
     # The prompt's worked example is invented: a fact repeating it was copied, not extracted.
     scaffold = scaffolding_of(f"{system}\n{prompt}", [m.text for m in messages])
-    for item in answer.facts:
-        scope = Scope(item.scope)
-        if scope not in scopes.fact_scopes:
-            out.rejected.append(Rejected(item.content, f"scope {scope} is not active"))
+    for index, item in enumerate(answer.facts):
+        if len(out.facts) == cap:
+            out.capped = len(answer.facts) - index
+            break
+        kept = _fact(item, messages, scopes, settings, (scaffold, checks), session_users)
+        if isinstance(kept, Rejected):
+            out.rejected.append(kept)
             continue
-        try:
-            content = single_line(item.content, max_words=settings.facts.max_words, what="fact")
-        except InvalidMemoryTextError as error:
-            out.rejected.append(Rejected(item.content, str(error)))
-            continue
-        numbers = dict.fromkeys(i for i in item.source_messages if 1 <= i <= len(messages))
-        sources = tuple(messages[i - 1] for i in numbers)
-        problem = checks.problem(content, sources) or _echo(content, scaffold)
-        if problem is not None:
-            out.rejected.append(Rejected(item.content, problem))
-            continue
-        offered = sources or messages
-        cited = _cited(content, offered)
-        out.citations_trimmed += len(cited) < len(offered)
-        dated = _dated(content, cited, settings.facts.max_words)
-        out.dates_resolved += dated != content
-        content = dated
-        out.facts.append(SourcedFact.of(NewFact(content, scope), cited, session_users))
+        out.facts.append(kept.fact)
+        out.citations_trimmed += kept.trimmed
+        out.dates_resolved += kept.dated
     return out
+
+
+class _Kept(NamedTuple):
+    fact: SourcedFact
+    trimmed: bool  # its citation was cut to the closest messages
+    dated: bool  # its relative dates were made absolute
+
+
+def _fact(
+    item: ExtractedFact,
+    messages: Sequence[Message],
+    scopes: ActiveScopes,
+    settings: MemorySettings,
+    checks: tuple[Scaffolding, FactChecks],
+    session_users: Sequence[UserId],
+) -> _Kept | Rejected:
+    """The fact as it is kept, or why it is not."""
+    scope = Scope(item.scope)
+    if scope not in scopes.fact_scopes:
+        return Rejected(item.content, f"scope {scope} is not active")
+    try:
+        content = single_line(item.content, max_words=settings.facts.max_words, what="fact")
+    except InvalidMemoryTextError as error:
+        return Rejected(item.content, str(error))
+    numbers = dict.fromkeys(i for i in item.source_messages if 1 <= i <= len(messages))
+    sources = tuple(messages[i - 1] for i in numbers)
+    scaffold, facts = checks
+    problem = facts.problem(content, sources) or _echo(content, scaffold)
+    if problem is not None:
+        return Rejected(item.content, problem)
+    offered = sources or messages
+    cited = _cited(content, offered)
+    dated = _dated(content, cited, settings.facts.max_words)
+    return _Kept(
+        SourcedFact.of(NewFact(dated, scope), cited, session_users),
+        len(cited) < len(offered),
+        dated != content,
+    )
 
 
 def _dated(content: str, cited: Sequence[Message], max_words: int) -> str:
@@ -131,6 +161,7 @@ def _cited(content: str, sources: Sequence[Message]) -> tuple[Message, ...]:
 class ExtractedNotes:
     by_scope: dict[Scope, list[str]] = field(default_factory=dict)
     rejected: list[Rejected] = field(default_factory=list)
+    capped: dict[Scope, int] = field(default_factory=dict)  # notes past the cap, by level
     dates_resolved: int = 0
 
 
@@ -144,15 +175,24 @@ async def extract_reflections(
     new_facts: Sequence[str],
     settings: MemorySettings,
     instructions: str,
+    per_scope: int,
 ) -> ExtractedNotes:
     """One call over the current memory, the new facts and the conversation; a note of an
     inactive scope, over the word limit, echoing the prompt, copied from a message or spoken
-    in the first person is rejected, with why, and so are a level's notes past the first
-    ``NOTES_PER_SCOPE`` that pass (``domain.reflection_checks``). A note carries no citation,
-    so its relative dates are made absolute only when every message was sent on one day."""
+    in the first person is rejected, with why. Once ``per_scope`` notes of a level passed,
+    the level's other notes are only counted (``domain.formation_caps``). A note carries no
+    citation, so its relative dates are made absolute only when every message was sent on
+    one day."""
     active = [s for s in (Scope.AGENT, Scope.USER, Scope.SESSION) if s in scopes.scopes]
     system, prompt = reflection_prompt(
-        messages, active, blobs, recent, new_facts, settings.reflections.max_words, instructions
+        messages,
+        active,
+        blobs,
+        recent,
+        new_facts,
+        settings.reflections.max_words,
+        instructions,
+        per_scope,
     )
     answer = await models.ask(role, "reflection_extraction", system, prompt, ExtractedReflections)
     shown = [
@@ -169,17 +209,19 @@ async def extract_reflections(
     said_on = days.pop() if len(days) == 1 else None
     out = ExtractedNotes()
     for scope in (Scope.AGENT, Scope.USER, Scope.SESSION):
-        passed = []
-        for text in getattr(answer, scope.value):
+        texts: list[str] = getattr(answer, scope.value)
+        kept: list[str] = []
+        for index, text in enumerate(texts):
+            if len(kept) == per_scope:
+                out.capped[scope] = len(texts) - index
+                break
             note = _note(text, scope, scopes, settings, (scaffold, checks))
             if isinstance(note, Rejected):
                 out.rejected.append(note)
             else:
-                passed.append(note)
-        kept, over = split_at_limit(passed)
-        out.rejected += [Rejected(note, over_limit_reason()) for note in over]
+                kept.append(_note_dated(note, said_on, settings, out))
         if kept:
-            out.by_scope[scope] = [_note_dated(note, said_on, settings, out) for note in kept]
+            out.by_scope[scope] = kept
     return out
 
 

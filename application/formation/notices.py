@@ -28,6 +28,19 @@ def log_rejected(report: FormationReport, what: str, items: Sequence[Rejected]) 
         )
 
 
+def log_capped(report: FormationReport, what: str, capped: int, cap: int) -> None:
+    """One warning for the items past a cap: a runaway answer is one line, not thousands."""
+    if capped:
+        log.warning(
+            "formation of %s/%s: %d %s past the cap of %d not kept",
+            report.agent_id,
+            report.session_id,
+            capped,
+            what,
+            cap,
+        )
+
+
 def log_overrides(report: FormationReport, overrides: Sequence[Override]) -> None:
     """One warning per dedup decision not carried out as the model gave it."""
     for override in overrides:

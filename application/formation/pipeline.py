@@ -27,10 +27,11 @@ from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.formation import resume
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
-from eden_memory.application.formation.notices import log_rejected
+from eden_memory.application.formation.notices import log_capped, log_rejected
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.reports import FormationReport, Usage
+from eden_memory.domain.formation_caps import FormationCaps
 from eden_memory.domain.ids import AgentId, ReflectionId, SessionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
@@ -150,6 +151,7 @@ class Formation:
     ) -> PlannedFacts:
         if not scopes.fact_scopes or not messages:
             return PlannedFacts.nothing()
+        cap = FormationCaps.for_texts((m.text for m in messages), self.settings.caps).facts
         async with timed(report.stage_seconds, "fact_extraction"):
             extracted = await extract_facts(
                 self.models,
@@ -157,10 +159,13 @@ class Formation:
                 scopes,
                 self.settings,
                 claim.session.profile.memory_instructions,
+                cap,
                 claim.session.profile.user_ids,
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
+        report.facts_capped = extracted.capped
+        log_capped(report, "facts", extracted.capped, cap)
         report.citations_trimmed = extracted.citations_trimmed
         report.dates_resolved += extracted.dates_resolved
         log_rejected(report, "fact", extracted.rejected)
@@ -178,6 +183,7 @@ class Formation:
         if not scopes.scopes:
             return []
         keys = scopes.keys()
+        caps = FormationCaps.for_texts((m.text for m in claim.messages), self.settings.caps)
         async with timed(report.stage_seconds, "reflection_extraction"):
             blobs = await self.stores.buffers.get_consolidated(keys)
             buffered = await self.stores.buffers.unabsorbed(keys)
@@ -191,10 +197,14 @@ class Formation:
                 formed,
                 self.settings,
                 claim.session.profile.memory_instructions,
+                caps.notes_per_scope,
             )
         report.reflections_rejected.extend(notes.rejected)
         report.dates_resolved += notes.dates_resolved
         log_rejected(report, "reflection", notes.rejected)
+        for scope, capped in notes.capped.items():
+            report.reflections_capped[scope.value] = capped
+            log_capped(report, f"{scope.value} notes", capped, caps.notes_per_scope)
         now = self.clock.now()
         said_at = max(m.sent_at for m in claim.messages)
         # A note is formed from the whole batch: its users are everyone who spoke in it.

@@ -5,7 +5,8 @@ and once the whole conversation line by line ("Melanie: ...") as notes. The prom
 a few notes per level, each opening with whom it is about, and shows one short invented
 conversation with the notes it yields and the two answers it must not give (a copied line, a
 first-person line); ``extraction`` refuses a copied message or a first-person note, as it
-does for facts, and keeps at most ``NOTES_PER_SCOPE`` a level.
+does for facts, and keeps at most the formation's cap a level (``domain.formation_caps``;
+``NOTES_PER_SCOPE`` at the base length), which the prompt states.
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ def reflection_prompt(
     new_facts: Sequence[str],
     max_words: int,
     memory_instructions: str = "",
+    per_scope: int = NOTES_PER_SCOPE,
 ) -> tuple[str, str]:
     active = [s for s in HIERARCHY if s in scopes]
     levels = "\n".join(LEVELS[s] for s in active)
@@ -129,10 +131,10 @@ def reflection_prompt(
     prompt = f"""{memory}{stored}{instructions_block(memory_instructions)}
 {render_conversation(messages)}
 
-Write at most {NOTES_PER_SCOPE} notes for each level ({", ".join(s.value for s in active)}),
+Write at most {per_scope} notes for each level ({", ".join(s.value for s in active)}),
 each in your own words and starting with whom it is about.
 Answer as JSON: {{{keys}}}"""
     system = SYSTEM.format(
-        levels=levels, max_words=max_words, per_scope=NOTES_PER_SCOPE, data_note=DATA_NOTE
+        levels=levels, max_words=max_words, per_scope=per_scope, data_note=DATA_NOTE
     )
     return system + "\n\n" + example(active), prompt

@@ -316,7 +316,7 @@ async def test_notes_in_a_speakers_voice_are_refused_as_facts_are(
     assert report.usage.llm_calls_by_purpose["reflection_extraction"] == 1
 
 
-async def test_a_level_keeps_its_first_three_notes_and_reports_the_rest(
+async def test_a_short_sessions_level_keeps_its_first_two_notes_and_counts_the_rest(
     make_store: StoreMaker, caplog: pytest.LogCaptureFixture
 ) -> None:
     spoiler = Spoiler()
@@ -329,17 +329,16 @@ async def test_a_level_keeps_its_first_three_notes_and_reports_the_rest(
     assert report is not None
     notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
     users = [n.content for n in notes if n.scope == "user"]
-    # The story's user note and the first two extra ones; the refused voices use no place.
-    assert users == ["Alice wants short answers", *EXTRA_NOTES[:2]]
-    over = [r for r in report.reflections_rejected if r.content in EXTRA_NOTES]
-    assert [r.content for r in over] == list(EXTRA_NOTES[2:])
-    assert all(
-        r.why == "more than 3 notes for one level from one session; the first 3 are kept"
-        for r in over
-    )
-    assert len(report.reflections_rejected) == len(VOICED_NOTES) + len(over)
-    logged = [r for r in caplog.records if "reflection rejected" in r.getMessage()]
-    assert len(logged) == len(report.reflections_rejected)
+    # Five short messages: half the base of three notes a level, rounded up (formation_caps).
+    # The story's user note and the first extra one; the refused voices use no place.
+    assert users == ["Alice wants short answers", EXTRA_NOTES[0]]
+    assert report.reflections_capped == {"user": len(EXTRA_NOTES) - 1}
+    assert sorted(r.content for r in report.reflections_rejected) == sorted(VOICED_NOTES)
+    (asked,) = spoiler.llm.calls_for("reflection_extraction")
+    assert "Write at most 2 notes for each level" in asked.prompt
+    logged = [r.getMessage() for r in caplog.records]
+    assert sum("reflection rejected" in line for line in logged) == len(VOICED_NOTES)
+    assert sum("4 user notes past the cap of 2 not kept" in line for line in logged) == 1
 
 
 async def test_a_fact_citing_the_whole_session_keeps_the_three_messages_closest_to_it(

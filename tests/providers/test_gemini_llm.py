@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -198,6 +199,16 @@ async def test_an_unusable_answer_is_invalid_output_that_says_why_and_is_not_ret
     with pytest.raises(InvalidLLMOutputError, match=complaint):
         await make_llm().generate(request(MODEL, max_output_tokens=5), Facts)
     assert len(gemini_server.requests) == 1
+
+
+async def test_an_answer_longer_than_the_request_allows_is_refused_unparsed(
+    make_llm: MakeLLM, gemini_server: StandIn
+) -> None:
+    gemini_server.queue(answer(GOOD))
+    bounded = replace(request(MODEL), max_answer_chars=len(GOOD) - 1)
+
+    with pytest.raises(InvalidLLMOutputError, match="characters, over the bound"):
+        await make_llm().generate(bounded, Facts)
 
 
 async def test_a_rejected_key_is_an_auth_error_naming_the_variables(

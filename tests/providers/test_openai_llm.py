@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from typing import Any, Literal
 
 import pytest
@@ -186,6 +187,17 @@ async def test_an_unusable_answer_is_invalid_output_that_says_why_and_is_not_ret
     with pytest.raises(InvalidLLMOutputError, match=complaint):
         await make_llm(api).generate(request("gpt-4.1-mini", max_output_tokens=5), Facts)
     assert len(openai_server.requests) == 1
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_an_answer_longer_than_the_request_allows_is_refused_unparsed(
+    api: Api, make_llm: MakeLLM, openai_server: StandIn
+) -> None:
+    openai_server.queue(answer(api, GOOD))
+    bounded = replace(request("gpt-4.1-mini"), max_answer_chars=len(GOOD) - 1)
+
+    with pytest.raises(InvalidLLMOutputError, match="characters, over the bound"):
+        await make_llm(api).generate(bounded, Facts)
 
 
 @pytest.mark.parametrize("api", APIS)

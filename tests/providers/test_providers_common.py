@@ -63,6 +63,14 @@ def test_unusable_output_says_what_is_wrong(text: str | None, complaint: str) ->
         validated(text, Facts, "Test")
 
 
+def test_an_answer_over_the_bound_is_refused_before_it_is_parsed() -> None:
+    # Malformed past the bound: were it parsed, the error would be about JSON, not length.
+    huge = GOOD + "[" * 300_000
+    with pytest.raises(InvalidLLMOutputError, match=f"{len(huge)} characters, over the bound"):
+        validated(huge, Facts, "Test", max_chars=262_144)
+    assert validated(GOOD, Facts, "Test", max_chars=len(GOOD)) == EXPECTED
+
+
 def test_valid_output_is_the_schema_value() -> None:
     assert validated(GOOD, Facts, "Test") == EXPECTED
 
