@@ -80,6 +80,16 @@ class SearchResponse:
     debug: SearchDebug | None = None
 
 
+def search_mode(mode: object) -> SearchMode:
+    """The mode a caller named; a plain string is taken too (a misspelt one is refused: an
+    unknown mode must not run as hybrid unnoticed)."""
+    try:
+        return SearchMode(mode)
+    except ValueError:
+        names = ", ".join(m.value for m in SearchMode)
+        raise InvalidInputError(f"mode must be one of {names}, got {mode!r:.60}") from None
+
+
 def check_queries(queries: Sequence[str], top_k: int | None, s: SearchSettings) -> int:
     """Validate the arguments; returns the effective ``top_k``."""
     if isinstance(queries, str) or not isinstance(queries, Sequence):
@@ -119,6 +129,7 @@ class FactSearch:
         thresholds: bool = True,
     ) -> SearchResponse:
         k = check_queries(queries, top_k, self.settings)
+        mode = search_mode(mode)
         if not scopes.search_offered:
             raise InvalidInputError("search_facts is not offered: user and agent memory are off")
         seconds: dict[str, float] = {}

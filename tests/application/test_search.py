@@ -113,6 +113,18 @@ async def test_single_retriever_modes_and_thresholds_off() -> None:
     }
 
 
+async def test_a_mode_named_as_a_string_runs_that_mode_and_a_misspelt_one_is_refused() -> None:
+    """A plain "keyword" ran as hybrid before (the mode was compared by identity), and crashed
+    with ``debug``."""
+    world, conv = await _world()
+    named = await world.memory.search_facts(conv, ["festival"], mode="keyword", debug=True)  # type: ignore[arg-type]
+    assert named.debug is not None
+    assert named.debug.mode == "keyword"
+    assert all(r.semantic_score is None for r in named.results)
+    with pytest.raises(InvalidInputError, match="mode must be one of"):
+        await world.memory.search_facts(conv, ["festival"], mode="Keyword")  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("queries", "top_k"),
     [
