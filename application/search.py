@@ -83,11 +83,10 @@ class SearchResponse:
 def search_mode(mode: object) -> SearchMode:
     """The mode a caller named; a plain string is taken too (a misspelt one is refused: an
     unknown mode must not run as hybrid unnoticed)."""
-    try:
+    if isinstance(mode, str) and mode in {m.value for m in SearchMode}:
         return SearchMode(mode)
-    except ValueError:
-        names = ", ".join(m.value for m in SearchMode)
-        raise InvalidInputError(f"mode must be one of {names}, got {mode!r:.60}") from None
+    names = ", ".join(m.value for m in SearchMode)
+    raise InvalidInputError(f"mode must be one of {names}, got {mode!r:.60}")
 
 
 def check_queries(queries: Sequence[str], top_k: int | None, s: SearchSettings) -> int:
