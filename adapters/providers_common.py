@@ -17,6 +17,7 @@ from typing import ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from eden_memory.adapters.provider_answers import excerpt
 from eden_memory.adapters.wrappers.retry import RetryPolicy
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import (
@@ -49,9 +50,8 @@ class RateLimitedError(ProviderRateLimitError):
 
 
 def short(detail: object) -> str:
-    """A provider's message cut to a length that reads well in a log line."""
-    text = " ".join(str(detail).split())
-    return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 1] + "…"
+    """A provider's message on one line, printable, cut to a length that reads well in a log."""
+    return excerpt(str(detail), _DETAIL_LIMIT)
 
 
 def api_key_from(explicit: str | None, env_names: Sequence[str], provider: str) -> str:
