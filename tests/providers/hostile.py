@@ -13,9 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from eden_memory.adapters.embedders.gemini import GeminiEmbedder
 from eden_memory.adapters.embedders.openai import OpenAIEmbedder
+from eden_memory.adapters.llms.gemini import GeminiLLM
 from eden_memory.adapters.llms.openai import OpenAILLM
-from tests.providers import openai_wire
+from tests.providers import gemini_wire, openai_wire
 from tests.providers.conftest import FAST
 from tests.providers.schemas import GOOD, Facts, request
 from tests.providers.standin import Recorded, Reply
@@ -84,6 +86,22 @@ ADAPTERS = {
             ),
             _embed,
             lambda sent: openai_wire.embeddings_body(sent.body),
+        ),
+        Adapter(
+            "gemini",
+            "gemini",
+            lambda url: GeminiLLM(api_key="test-key", base_url=url, **FAST),
+            _generate,
+            lambda _: gemini_wire.generate_body(GOOD),
+        ),
+        Adapter(
+            "gemini embedder",
+            "gemini",
+            lambda url: GeminiEmbedder(
+                output_dimensionality=8, api_key="test-key", base_url=url, **FAST
+            ),
+            _embed,
+            lambda sent: gemini_wire.respond(sent).body,
         ),
     )
 }

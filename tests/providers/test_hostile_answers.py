@@ -77,7 +77,7 @@ async def test_a_body_that_is_not_the_api_s_answer_is_a_provider_error_quoting_i
 
 @pytest.mark.parametrize(
     "change",
-    BREAKS,
+    [*BREAKS, pytest.param(SCALAR_BREAK, marks=SCALAR_GAP)],
     ids=lambda change: f"{change.adapter}: {change.name}",
 )
 async def test_a_field_of_the_wrong_type_or_missing_is_a_provider_error_naming_it(
@@ -112,7 +112,7 @@ async def test_a_huge_html_page_is_quoted_in_a_few_hundred_characters(serve: Ser
     assert_reported(caught.value, "<html><p>maintenance</p> <p>maintenance</p>")
 
 
-@pytest.mark.parametrize("name", ["openai chat", "openai responses"])
+@pytest.mark.parametrize("name", ["gemini", "openai chat", "openai responses"])
 async def test_an_answer_text_nested_too_deep_is_invalid_output_not_a_recursion_error(
     serve: Serve, name: str
 ) -> None:
@@ -121,6 +121,7 @@ async def test_an_answer_text_nested_too_deep_is_invalid_output_not_a_recursion_
     adapter = ADAPTERS[name]
     nested = "[" * 100_000
     bodies = {
+        "gemini": gemini_wire.generate_body(nested),
         "openai chat": openai_wire.chat_body(nested),
         "openai responses": openai_wire.response_body(nested),
     }
