@@ -7,10 +7,14 @@ aiohttp reconnect loop): retries are the library's ``RetryPolicy``.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pydantic import ValidationError
+
+from eden_memory.adapters.provider_answers import Received, as_json, first_problem
 from eden_memory.adapters.providers_common import (
     ProviderUnavailableError,
     RateLimitedError,
@@ -28,7 +32,7 @@ from eden_memory.domain.errors import (
 
 if TYPE_CHECKING:
     from google import genai
-    from google.genai import errors
+    from google.genai import errors, types
 
 R = TypeVar("R")
 
@@ -67,17 +71,50 @@ async def guarded(call: Awaitable[R], timeout_seconds: float) -> R:
         raise translated from error
 
 
+def received(response: types.HttpResponse | None) -> Received:
+    """A body the SDK handed back as it came (``should_return_http_response``).
+
+    Its status was 200: the SDK raises ``APIError`` for any other."""
+    headers = (
+        {name.lower(): value for name, value in (response.headers or {}).items()}
+        if response
+        else {}
+    )
+    body = response.body if response else None
+    return Received(PROVIDER, 200, headers.get("content-type"), body or "")
+
+
 def translate(error: Exception) -> ProviderError | None:
     """The library's error for an SDK or transport error; None for anything else."""
     from google.genai import errors
 
     if isinstance(error, errors.APIError):
         return _from_status(error)
+    misread = _misread(error)
+    if misread is not None:
+        return misread
     if not _is_transport(error):
         return None
     if any("Timeout" in cls.__name__ for cls in type(error).__mro__):
         return ProviderTimeoutError(f"{PROVIDER} did not answer in time")
     return ProviderUnavailableError(f"{PROVIDER} could not be reached: {short(error)}")
+
+
+def _misread(error: Exception) -> ProviderError | None:
+    """The SDK's own reading of a 200 failed (``embed_content`` hands back no raw body): not
+    JSON, not UTF-8 (its aiohttp transport decodes strictly), or not the API's shape."""
+    from google.genai import errors
+
+    if isinstance(error, json.JSONDecodeError):
+        return Received(PROVIDER, 200, None, error.doc).fault(f"not JSON ({error.msg})")
+    if isinstance(error, UnicodeDecodeError):
+        return Received(PROVIDER, 200, None, error.object).fault("not UTF-8")
+    if isinstance(error, errors.UnknownApiResponseError):
+        return Received(PROVIDER, 200, None, str(error), "the SDK's message").fault("not JSON")
+    if isinstance(error, ValidationError) and error.title.endswith("Response"):
+        got = as_json(error.errors(include_url=False)[0]["input"])
+        return Received(PROVIDER, 200, None, got, "the value").fault(first_problem(error))
+    return None
 
 
 def _is_transport(error: Exception) -> bool:

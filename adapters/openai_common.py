@@ -6,10 +6,13 @@ off (``max_retries=0``): retries are the library's ``RetryPolicy``, visible and 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from pydantic import BaseModel
+
+from eden_memory.adapters.provider_answers import Received, read_answer
 from eden_memory.adapters.providers_common import (
     ProviderUnavailableError,
     RateLimitedError,
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
     import openai
 
 R = TypeVar("R")
+M = TypeVar("M", bound=BaseModel)
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
@@ -75,6 +79,31 @@ class CallSite:
     key_env: str
     api: str | None = None
     schema_mode: str | None = None
+
+
+class RawAnswer(Protocol):
+    """What ``with_raw_response`` gives back: the answer before the SDK reads it."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def content(self) -> bytes: ...
+
+
+async def answered(
+    call: Awaitable[RawAnswer], shape: type[M], timeout_seconds: float, site: CallSite
+) -> tuple[M, Received]:
+    """The answer to one ``with_raw_response`` call as ``shape``, checked here, not by the SDK
+    (which returns a non-JSON body as a ``str`` and never validates its models); with the
+    answer as received, for the errors that later checks raise."""
+    raw = await guarded(call, timeout_seconds, site)
+    content_type = raw.headers.get("content-type")
+    received = Received(site.provider, raw.status_code, content_type, raw.content)
+    return read_answer(shape, received), received
 
 
 async def guarded(call: Awaitable[R], timeout_seconds: float, site: CallSite) -> R:
@@ -149,6 +178,8 @@ def _detail(error: openai.APIStatusError) -> object:
         for key in ("message", "detail"):
             if body.get(key):
                 return body[key]
+    if isinstance(body, str) and body.strip():
+        return body  # not JSON: a proxy's page, quoted (``short`` keeps it to one line)
     return error.message
 
 

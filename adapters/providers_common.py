@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
@@ -17,8 +16,8 @@ from typing import ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from eden_memory.adapters.provider_answers import excerpt
 from eden_memory.adapters.wrappers.retry import RetryPolicy
-from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import (
     InvalidLLMOutputError,
     ProviderAuthError,
@@ -49,9 +48,8 @@ class RateLimitedError(ProviderRateLimitError):
 
 
 def short(detail: object) -> str:
-    """A provider's message cut to a length that reads well in a log line."""
-    text = " ".join(str(detail).split())
-    return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 1] + "…"
+    """A provider's message on one line, printable, cut to a length that reads well in a log."""
+    return excerpt(str(detail), _DETAIL_LIMIT)
 
 
 def api_key_from(explicit: str | None, env_names: Sequence[str], provider: str) -> str:
@@ -140,23 +138,6 @@ def invalid_output(error: ValidationError, schema: type[BaseModel], provider: st
         f"{provider}'s answer violates the schema {schema.__name__} "
         f"({len(problems)} error(s)): {short(where)}"
     )
-
-
-def unit_vector(values: Sequence[float], space: EmbeddingSpace, provider: str) -> list[float]:
-    """``values`` scaled to length 1: stores compare vectors by cosine as a dot product.
-
-    The length is checked too: a server that ignores the requested dimensions would
-    otherwise put vectors of another space into the store.
-    """
-    if len(values) != space.dimension:
-        raise ProviderError(
-            f"{provider} returned {len(values)} dimensions where {space.model} was asked "
-            f"for {space.dimension}"
-        )
-    norm = math.sqrt(math.fsum(v * v for v in values))
-    if not math.isfinite(norm) or norm == 0.0:
-        raise ProviderError(f"{provider} returned a vector that cannot be normalized")
-    return [v / norm for v in values]
 
 
 def token_bound(text: str) -> int:

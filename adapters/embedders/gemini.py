@@ -8,14 +8,21 @@ texts (the ``batchEmbedContents`` limit), each retried on its own, results in in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 from eden_memory.adapters.gemini_common import PROVIDER, gemini_client, guarded
-from eden_memory.adapters.providers_common import batches, embed_in_batches, unit_vector
+from eden_memory.adapters.provider_answers import Received
+from eden_memory.adapters.providers_common import batches, embed_in_batches
+from eden_memory.adapters.vectors import unit_vectors
 from eden_memory.adapters.wrappers.retry import RetryPolicy
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ProviderError
 from eden_memory.ports.embedder import Embeddings
+
+if TYPE_CHECKING:
+    from google.genai import types
 
 MAX_INPUTS_PER_REQUEST = 100
 
@@ -76,14 +83,26 @@ class GeminiEmbedder:
         call = self._client.aio.models.embed_content(
             model=self._space.model, contents=list(batch), config=config
         )
+        # The SDK reads and validates this answer itself (embed_content gives no raw body):
+        # its failures are translated by ``guarded``, the vectors are checked here.
         response = await guarded(call, self._timeout)
-        rows = response.embeddings or []
-        if len(rows) != len(batch):
-            raise ProviderError(
-                f"{PROVIDER} returned {len(rows)} embeddings for {len(batch)} texts"
-            )
-        vectors = [unit_vector(row.values or [], self._space, PROVIDER) for row in rows]
-        # google-genai 3.0 has no usage on embedding responses (3.4 has): read it if present.
-        usage = getattr(response, "usage_metadata", None)
-        tokens = int(usage.prompt_token_count or 0) if usage is not None else 0
-        return Embeddings(vectors=vectors, input_tokens=tokens)
+        rows = [row.values or [] for row in response.embeddings or []]
+        fail = partial(_fault, response)
+        vectors = unit_vectors(rows, len(batch), self._space, fail)
+        return Embeddings(vectors=vectors, input_tokens=_tokens(response, fail))
+
+
+def _fault(response: types.EmbedContentResponse, problem: str) -> ProviderError:
+    """The error for an answer the SDK read, quoting what it read (it keeps no body)."""
+    answer = response.model_dump_json(exclude_none=True, exclude={"sdk_http_response"})
+    return Received(PROVIDER, 200, None, answer, "the answer as the SDK read it").fault(problem)
+
+
+def _tokens(response: types.EmbedContentResponse, fail: Callable[[str], Exception]) -> int:
+    """The input tokens, where the SDK has them (google-genai 3.0 has no usage on embedding
+    answers, 3.4 has)."""
+    usage = getattr(response, "usage_metadata", None)
+    tokens = getattr(usage, "prompt_token_count", None) or 0
+    if not isinstance(tokens, int) or tokens < 0:
+        raise fail(f"a prompt token count of {tokens!r}")
+    return tokens

@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from eden_memory.adapters.vectors import unit_vectors
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import MissingExtraError, ProviderError
 from eden_memory.ports.embedder import Embeddings
@@ -53,7 +54,7 @@ class LocalEmbedder:
             return Embeddings([], 0)
         try:
             # Encoding is CPU-bound: keep it off the event loop.
-            matrix = await asyncio.to_thread(
+            matrix: Any = await asyncio.to_thread(
                 self._model.encode,
                 list(texts),
                 batch_size=self._batch_size,
@@ -61,7 +62,12 @@ class LocalEmbedder:
                 convert_to_numpy=True,
                 show_progress_bar=False,
             )
+            rows: list[list[float]] = matrix.tolist()
         except Exception as error:  # the model's own errors, whatever the backend
             raise ProviderError(f"the local embedder failed: {error}") from error
         tokens = sum(len(t) for t in texts) // 4
-        return Embeddings([row.tolist() for row in matrix], tokens)
+        return Embeddings(unit_vectors(rows, len(texts), self._space, _malformed), tokens)
+
+
+def _malformed(problem: str) -> ProviderError:
+    return ProviderError(f"the local embedder returned malformed vectors: {problem}")

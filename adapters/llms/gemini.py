@@ -5,10 +5,11 @@ is sent (``answer_schema``): the older ``response_schema`` field is an OpenAPI s
 refuses ``additionalProperties``. The temperature is 0 unless a request or the adapter
 says otherwise; an answer cut at ``MAX_TOKENS`` is asked once more with more room.
 
-The SDK fills ``response.parsed`` only when the answer validates and silently leaves it
-empty otherwise, so the adapter looks at the reasons first (a blocked prompt, a safety stop,
-the token limit) and validates the text itself when ``parsed`` is missing, to say exactly
-what was wrong.
+The SDK is asked for the body as it came (``should_return_http_response``), which
+``gemini_answers`` checks: the SDK would parse the answer's text before it can be bounded,
+and read a body of the wrong shape as an empty answer. The adapter looks at the reasons
+first (a blocked prompt, a safety stop, the token limit), then validates the text itself,
+to say exactly what was wrong.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from eden_memory.adapters.answer_schema import strict_schema
-from eden_memory.adapters.gemini_common import PROVIDER, gemini_client, guarded
-from eden_memory.adapters.providers_common import validated
+from eden_memory.adapters.gemini_answers import GenerateAnswer
+from eden_memory.adapters.gemini_common import PROVIDER, gemini_client, guarded, received
+from eden_memory.adapters.provider_answers import Received, read_answer
+from eden_memory.adapters.providers_common import short, validated
 from eden_memory.adapters.truncation import truncated, with_more_room
 from eden_memory.adapters.wrappers.retry import RetryPolicy
 from eden_memory.domain.errors import InvalidLLMOutputError
@@ -76,12 +79,10 @@ class GeminiLLM:
             config=_config(request, schema, temperature),
         )
         response = await guarded(call, self._timeout)
-        return LLMResult(
-            value=_value(response, request, schema),
-            model=response.model_version or request.model,
-            input_tokens=_input_tokens(response),
-            output_tokens=_output_tokens(response),
-        )
+        body = received(response.sdk_http_response)
+        answer = read_answer(GenerateAnswer, body)
+        value = _value(answer, body, request, schema)
+        return LLMResult(value, answer.model_version or request.model, *answer.tokens())
 
 
 def _config(
@@ -90,6 +91,7 @@ def _config(
     from google.genai import types
 
     return types.GenerateContentConfig(
+        should_return_http_response=True,  # read by ``gemini_answers``, not by the SDK
         system_instruction=request.system,
         response_mime_type="application/json",
         response_json_schema=strict_schema(schema),
@@ -98,34 +100,26 @@ def _config(
     )
 
 
-def _value(response: types.GenerateContentResponse, request: LLMRequest, schema: type[T]) -> T:
+def _value(answer: GenerateAnswer, body: Received, request: LLMRequest, schema: type[T]) -> T:
     """The answer as ``schema``, or the reason there is none."""
-    feedback = response.prompt_feedback
+    feedback = answer.prompt_feedback
     if feedback is not None and feedback.block_reason is not None:
         raise InvalidLLMOutputError(
-            f"{PROVIDER} refused the prompt (blocked: {feedback.block_reason.value})"
+            f"{PROVIDER} refused the prompt (blocked: {short(feedback.block_reason)})"
         )
-    if not response.candidates:
-        raise InvalidLLMOutputError(f"{PROVIDER} returned no answer")
-    reason = response.candidates[0].finish_reason
-    reason_name = reason.value if reason is not None else None
-    if reason_name == "MAX_TOKENS":
+    if not answer.candidates:
+        raise body.fault("no candidates, and no reason why")
+    candidate = answer.candidates[0]
+    reason = candidate.finish_reason
+    if reason == "MAX_TOKENS":
         raise truncated(PROVIDER, request)
-    if reason_name not in _COMPLETE:
+    if reason not in _COMPLETE:
         raise InvalidLLMOutputError(
-            f"{PROVIDER} refused or stopped the answer (finish reason {reason_name})"
+            f"{PROVIDER} refused or stopped the answer (finish reason {short(reason)})"
         )
-    return validated(response.text, schema, PROVIDER, request.max_answer_chars)
-
-
-def _input_tokens(response: types.GenerateContentResponse) -> int:
-    usage = response.usage_metadata
-    return (usage.prompt_token_count or 0) if usage else 0
-
-
-def _output_tokens(response: types.GenerateContentResponse) -> int:
-    """Answer plus thinking tokens: Gemini bills a thinking model's thoughts as output."""
-    usage = response.usage_metadata
-    if usage is None:
-        return 0
-    return (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)
+    text = candidate.text()
+    if text is None:
+        raise body.fault(
+            "an empty answer (no text in candidates.0.content.parts)", InvalidLLMOutputError
+        )
+    return validated(text, schema, PROVIDER, request.max_answer_chars)

@@ -21,14 +21,15 @@ from eden_memory.adapters.llms.openai_chat import (
     answer_text,
     schema_request,
 )
+from eden_memory.adapters.openai_answers import ChatAnswer, MessageItem, ResponsesAnswer
 from eden_memory.adapters.openai_common import (
     DEFAULT_KEY_ENV,
     CallSite,
-    guarded,
+    answered,
     openai_client,
     provider_label,
 )
-from eden_memory.adapters.providers_common import validated
+from eden_memory.adapters.providers_common import short, validated
 from eden_memory.adapters.truncation import truncated, with_more_room
 from eden_memory.adapters.wrappers.retry import RetryPolicy
 from eden_memory.domain.errors import ConfigurationError, InvalidLLMOutputError
@@ -36,7 +37,6 @@ from eden_memory.ports.llm import LLMRequest, LLMResult, T
 
 if TYPE_CHECKING:
     from openai import Omit
-    from openai.types.responses import Response
 
 V = TypeVar("V", int, float)
 
@@ -92,8 +92,9 @@ class OpenAILLM:
         )
 
     async def _attempt(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        call = self._via_responses if self._api == "responses" else self._via_chat
-        return await guarded(call(request, schema), self._timeout, self._site)
+        if self._api == "responses":
+            return await self._via_responses(request, schema)
+        return await self._via_chat(request, schema)
 
     def _temperature_of(self, request: LLMRequest) -> float | Omit:
         if request.temperature is not None:
@@ -103,7 +104,7 @@ class OpenAILLM:
         return _given(self._temperature)
 
     async def _via_responses(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        response = await self._client.responses.create(
+        call = self._client.responses.with_raw_response.create(
             model=request.model,
             instructions=request.system,
             input=request.prompt,
@@ -119,39 +120,34 @@ class OpenAILLM:
             temperature=self._temperature_of(request),
             store=False,  # memories are personal data: nothing kept on OpenAI's side
         )
-        text = self._final_text(response, request)
+        answer, _ = await answered(call, ResponsesAnswer, self._timeout, self._site)
+        text = self._final_text(answer, request)
         value = validated(text, schema, self._provider, request.max_answer_chars)
-        usage = response.usage
-        return LLMResult(
-            value=value,
-            model=response.model or request.model,
-            input_tokens=usage.input_tokens if usage else 0,
-            output_tokens=usage.output_tokens if usage else 0,
-        )
+        return LLMResult(value, answer.model or request.model, *answer.tokens())
 
-    def _final_text(self, response: Response, request: LLMRequest) -> str:
+    def _final_text(self, answer: ResponsesAnswer, request: LLMRequest) -> str:
         """The final answer's text, after ruling out truncation and refusal."""
-        if response.status == "incomplete":
-            details = response.incomplete_details
+        if answer.status == "incomplete":
+            details = answer.incomplete_details
             reason = details.reason if details else None
             if reason == "max_output_tokens":
                 raise truncated(self._provider, request)
             raise InvalidLLMOutputError(f"{self._provider} left the answer incomplete ({reason})")
         texts: list[str] = []
-        for item in response.output:
-            if item.type != "message" or item.phase not in (None, "final_answer"):
+        for item in answer.output:
+            if not isinstance(item, MessageItem) or item.phase not in (None, "final_answer"):
                 continue
             for content in item.content:
                 if content.type == "refusal":
                     raise InvalidLLMOutputError(
-                        f"{self._provider} refused to answer: {content.refusal}"
+                        f"{self._provider} refused to answer: {short(content.refusal)}"
                     )
-                texts.append(content.text)
+                texts.append(content.text or "")
         return "".join(texts)
 
     async def _via_chat(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
         fields = schema_request(self._mode, schema)
-        completion = await self._client.chat.completions.create(
+        call = self._client.chat.completions.with_raw_response.create(
             model=request.model,
             messages=[
                 {"role": "system", "content": request.system},
@@ -162,14 +158,10 @@ class OpenAILLM:
             # As sent, not retyped by the SDK: json_object's ``schema`` is not in its types.
             extra_body=fields,
         )
-        text = answer_text(completion, request, self._provider)
-        usage = completion.usage
-        return LLMResult(
-            value=validated(text, schema, self._provider, request.max_answer_chars),
-            model=completion.model or request.model,
-            input_tokens=usage.prompt_tokens if usage else 0,
-            output_tokens=usage.completion_tokens if usage else 0,
-        )
+        answer, _ = await answered(call, ChatAnswer, self._timeout, self._site)
+        text = answer_text(answer, request, self._provider)
+        value = validated(text, schema, self._provider, request.max_answer_chars)
+        return LLMResult(value, answer.model or request.model, *answer.tokens())
 
 
 def _check(api: str, schema_mode: str) -> None:

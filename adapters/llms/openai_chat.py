@@ -13,17 +13,16 @@ Each sends the same strict schema (``answer_schema.strict_schema``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from eden_memory.adapters.answer_schema import strict_schema
+from eden_memory.adapters.openai_answers import ChatAnswer
+from eden_memory.adapters.providers_common import short
 from eden_memory.adapters.truncation import truncated
 from eden_memory.domain.errors import InvalidLLMOutputError
 from eden_memory.ports.llm import LLMRequest
-
-if TYPE_CHECKING:
-    from openai.types.chat import ChatCompletion
 
 SchemaMode = Literal["json_schema", "json_object", "tools"]
 SCHEMA_MODES: tuple[SchemaMode, ...] = ("json_schema", "json_object", "tools")
@@ -49,7 +48,7 @@ def schema_request(mode: SchemaMode, schema: type[BaseModel]) -> dict[str, Any]:
     }
 
 
-def answer_text(completion: ChatCompletion, request: LLMRequest, provider: str) -> str | None:
+def answer_text(completion: ChatAnswer, request: LLMRequest, provider: str) -> str | None:
     """The JSON text of the answer, after ruling out truncation and refusal."""
     if not completion.choices:
         raise InvalidLLMOutputError(f"{provider} returned no choices")
@@ -62,8 +61,8 @@ def answer_text(completion: ChatCompletion, request: LLMRequest, provider: str) 
         )
     message = choice.message
     if message.refusal:
-        raise InvalidLLMOutputError(f"{provider} refused to answer: {message.refusal}")
+        raise InvalidLLMOutputError(f"{provider} refused to answer: {short(message.refusal)}")
     for call in message.tool_calls or []:
-        if call.type == "function":
+        if call.type == "function" and call.function is not None:
             return call.function.arguments
     return message.content

@@ -22,8 +22,9 @@ from typing import Any
 @dataclass(frozen=True)
 class Reply:
     status: int = 200
-    body: Any = None  # JSON-able (sent as JSON) or str (sent as it is)
+    body: Any = None  # JSON-able (sent as JSON), str (sent as UTF-8) or bytes (sent as they are)
     headers: dict[str, str] = field(default_factory=dict)
+    content_type: str = "application/json; charset=UTF-8"
     delay_seconds: float = 0.0
 
 
@@ -106,11 +107,10 @@ def _handler_for(standin: StandIn) -> type[BaseHTTPRequestHandler]:
         def _send(self, reply: Reply) -> None:
             if reply.delay_seconds:
                 time.sleep(reply.delay_seconds)
-            text = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
-            payload = text.encode("utf-8")
+            payload = _payload(reply.body)
             try:
                 self.send_response(reply.status)
-                self.send_header("content-type", "application/json; charset=UTF-8")
+                self.send_header("content-type", reply.content_type)
                 self.send_header("content-length", str(len(payload)))
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
@@ -123,3 +123,9 @@ def _handler_for(standin: StandIn) -> type[BaseHTTPRequestHandler]:
             pass  # keep test output clean
 
     return Handler
+
+
+def _payload(body: Any) -> bytes:
+    if isinstance(body, bytes):
+        return body
+    return (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")

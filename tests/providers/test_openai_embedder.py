@@ -131,6 +131,32 @@ async def test_server_errors_are_retried_until_the_retries_run_out(
     assert len(openai_server.requests) == 3
 
 
+async def test_an_answer_without_usage_still_embeds_counting_no_tokens(
+    make_embedder: MakeEmbedder, openai_server: StandIn
+) -> None:
+    """Several compatible servers send no ``usage``."""
+    body = openai_wire.embeddings_body({"model": "m", "input": TEXTS[:2], "dimensions": 16})
+    del body["usage"]
+    openai_server.queue(Reply(200, body))
+
+    result = await make_embedder(dimensions=16).embed(TEXTS[:2])
+
+    assert result.input_tokens == 0
+    assert close_to(result.vectors[1], openai_wire.vector_for(TEXTS[1], 16))
+
+
+async def test_vectors_sent_as_json_numbers_are_read_as_well_as_base64(
+    make_embedder: MakeEmbedder, openai_server: StandIn
+) -> None:
+    body = openai_wire.embeddings_body({"model": "m", "input": TEXTS[:2], "dimensions": 16})
+    openai_server.queue(Reply(200, body))
+
+    result = await make_embedder(dimensions=16).embed(TEXTS[:2])
+
+    assert openai_server.requests[0].body["encoding_format"] == "base64"
+    assert close_to(result.vectors[0], openai_wire.vector_for(TEXTS[0], 16))
+
+
 async def test_vectors_of_another_dimension_are_refused(
     make_embedder: MakeEmbedder, openai_server: StandIn
 ) -> None:

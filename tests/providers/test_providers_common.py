@@ -1,8 +1,6 @@
-"""The pieces both providers share: batching, output checks, vectors, keys."""
+"""The pieces both providers share: batching, output checks, keys."""
 
 from __future__ import annotations
-
-import math
 
 import pytest
 from hypothesis import given
@@ -13,11 +11,9 @@ from eden_memory.adapters.providers_common import (
     api_key_from,
     batches,
     token_bound,
-    unit_vector,
     validated,
 )
-from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.errors import InvalidLLMOutputError, ProviderAuthError, ProviderError
+from eden_memory.domain.errors import InvalidLLMOutputError, ProviderAuthError
 from tests.providers.schemas import EXPECTED, GOOD, MALFORMED, OFF_SCHEMA, Facts
 
 
@@ -84,18 +80,6 @@ def test_raw_line_breaks_inside_a_string_are_read_as_escaped_ones() -> None:
         validated('{"text": "a\nb"}', Blob, "Test")
     with pytest.raises(InvalidLLMOutputError, match="malformed JSON"):
         validated('{"content": "a\nb"', Blob, "Test")
-
-
-def test_vectors_are_scaled_to_unit_length_and_checked_against_the_space() -> None:
-    space = EmbeddingSpace("m", 2)
-
-    assert unit_vector([3.0, 4.0], space, "Test") == [0.6, 0.8]
-    with pytest.raises(ProviderError, match="returned 3 dimensions where m was asked for 2"):
-        unit_vector([1.0, 2.0, 2.0], space, "Test")
-    with pytest.raises(ProviderError, match="cannot be normalized"):
-        unit_vector([0.0, 0.0], space, "Test")
-    with pytest.raises(ProviderError, match="cannot be normalized"):
-        unit_vector([math.nan, 1.0], space, "Test")
 
 
 def test_an_explicit_key_wins_then_the_variables_in_order(
