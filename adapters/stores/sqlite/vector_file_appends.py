@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from eden_memory.adapters.stores.sqlite.decoding import vector_rows
 from eden_memory.adapters.stores.sqlite.partition import Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.vector_file import (
     Buffer,
@@ -85,5 +86,5 @@ def _changes_since(conn: sqlite3.Connection, row: FileRow) -> tuple[list[str], l
             blobs.append(blob)
         else:
             removed.append(fact_id)
-    flat = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), row.dim)
+    flat = vector_rows(ids, blobs, row.dim)
     return removed, ids, unit_rows(flat.copy()).astype(np.dtype(row.dtype).type)
