@@ -21,6 +21,7 @@ from eden_memory.adapters.stores.sqlite.vector_file import (
     Buffer,
     DamagedFile,
     chunk,
+    link,
     size,
     writable_ids,
 )
@@ -46,7 +47,9 @@ def append(
         _write_at(path, row.bytes, pieces)
     except (OSError, DamagedFile):
         return None
-    return replace(row, seq=seq, bytes=row.bytes + size(pieces), written=row.written + len(ids))
+    digest = link(row.digest, pieces) if pieces else row.digest
+    moved = row.bytes + size(pieces)
+    return replace(row, seq=seq, bytes=moved, written=row.written + len(ids), digest=digest)
 
 
 def _write_at(path: Path, offset: int, pieces: list[Buffer]) -> None:
