@@ -16,21 +16,16 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import ValidationError
 
+from eden_memory.adapters.stores.damage import DECODE_ERRORS, reason
 from eden_memory.domain.errors import StoreCorruptedError
-
-# What decoding damaged data raises: pydantic's ValidationError, json's and UTF-8's decode
-# errors are all ValueErrors; a column of another type gives TypeError, KeyError, IndexError
-# or (times far out of range) OverflowError. Only decoding code runs inside ``decoding``.
-_DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
 
 
 class Undecodable(StoreCorruptedError):
     """A row that does not decode, before the worker that read it names the file."""
 
-    def __init__(self, table: str, record: object, reason: str) -> None:
-        super().__init__(f"the {table} row {record!r} does not decode: {reason}")
+    def __init__(self, table: str, record: object, why: str) -> None:
+        super().__init__(f"the {table} row {record!r} does not decode: {why}")
 
     def in_file(self, path: Path | None) -> StoreCorruptedError:
         return StoreCorruptedError(f"{damaged(path)}: {self}")
@@ -47,19 +42,8 @@ def decoding(table: str, record: object) -> Iterator[None]:
         yield
     except Undecodable:
         raise
-    except _DECODE_ERRORS as exc:
+    except DECODE_ERRORS as exc:
         raise Undecodable(table, record, reason(exc)) from exc
-
-
-def reason(exc: BaseException) -> str:
-    """What failed, without the stored text itself (it may be someone's erased words)."""
-    if isinstance(exc, ValidationError):
-        first = exc.errors(include_input=False, include_url=False)[0]
-        where = ".".join(str(part) for part in first["loc"])
-        return f"{exc.title}{' ' + where if where else ''}: {first['msg']}"
-    if isinstance(exc, UnicodeDecodeError):
-        return f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-    return f"{type(exc).__name__}: {str(exc)[:200]}"
 
 
 def integer(value: object, table: str, record: object) -> int:

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eden_memory.domain.errors import EdenMemoryError, StoreCorruptedError
-from tests.unit.adapters.sqlite.damaged import build, copy_store, read_everything
+from tests.unit.adapters.damaged_stores import build, copy_store, read_everything
 
 PAGE = 8192  # the store's page size (``schema.PAGE_BYTES``)
 

@@ -20,7 +20,7 @@ from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.domain.errors import StoreCorruptedError
 from eden_memory.domain.ids import FactId, ReflectionId
 from eden_memory.ports.stores import FactQuery, Stores
-from tests.unit.adapters.sqlite.damaged import KEYS, SPACE, T0, VIEWER, A, S, build
+from tests.unit.adapters.damaged_stores import KEYS, SPACE, T0, VIEWER, A, S, build
 
 Read = Callable[[Stores], Awaitable[object]]
 

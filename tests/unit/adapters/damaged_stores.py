@@ -1,8 +1,9 @@
 """A store holding one of everything, and every read a host makes of it, for damage tests.
 
 ``fill`` writes facts of two partitions, unabsorbed and absorbed reflections of three keys,
-their blobs, and a session with messages; ``read_everything`` runs each read the context,
-search, management and export paths make, and returns what each raised (None: it answered).
+their blobs, and a session with messages; ``outcomes`` runs each read the context, search,
+management and export paths make, and returns what each raised (None: it answered).
+``read_everything`` does so on a SQLite file, opening it first.
 """
 
 from __future__ import annotations
@@ -120,18 +121,23 @@ def _reads(stores: Stores) -> list[Callable[[], Awaitable[object]]]:
     ]
 
 
+async def outcomes(stores: Stores) -> list[BaseException | None]:
+    """What each read raised, in order (None: it answered)."""
+    found: list[BaseException | None] = []
+    for read in _reads(stores):
+        try:
+            await read()
+            found.append(None)
+        except Exception as exc:
+            found.append(exc)
+    return found
+
+
 async def read_everything(path: Path) -> list[BaseException | None]:
-    """What opening the store and each read raised, in order (None: it answered)."""
+    """What opening the SQLite store at ``path`` and each read raised, in order."""
     try:
         stores = await open_sqlite(path)
     except Exception as exc:
         return [exc]
-    outcomes: list[BaseException | None] = []
     async with stores:
-        for read in _reads(stores):
-            try:
-                await read()
-                outcomes.append(None)
-            except Exception as exc:
-                outcomes.append(exc)
-    return outcomes
+        return await outcomes(stores)
