@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
-from eden_memory.adapters.stores.sqlite.decoding import Undecodable, decoding, integer
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_int, decoding
 from eden_memory.adapters.stores.sqlite.reflections import reflection_from_row
 from eden_memory.adapters.stores.sqlite.revisions import Changes, writing
 from eden_memory.domain.models import ConsolidatedMemory
@@ -72,7 +72,7 @@ def replace_consolidated(
 
 def _stored_version(conn: sqlite3.Connection, key: ScopeKey) -> int:
     row = conn.execute(f"SELECT version FROM consolidated WHERE {_KEY}", key_cols(key)).fetchone()
-    return 0 if row is None else integer(row[0], "consolidated", key_cols(key))
+    return 0 if row is None else as_int(row[0], "consolidated", key_cols(key))
 
 
 def _store(conn: sqlite3.Connection, changes: Changes, memory: ConsolidatedMemory) -> None:

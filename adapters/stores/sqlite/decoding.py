@@ -46,10 +46,17 @@ def decoding(table: str, record: object) -> Iterator[None]:
         raise Undecodable(table, record, reason(exc)) from exc
 
 
-def integer(value: object, table: str, record: object) -> int:
+def as_int(value: object, table: str, record: object) -> int:
     """A column SQLite should hold as an integer; any other type is damage."""
     if type(value) is not int:
         raise Undecodable(table, record, f"an integer column holds {type(value).__name__}")
+    return value
+
+
+def as_text(value: object, table: str, record: object) -> str:
+    """A column SQLite should hold as text (an id, a name); any other type is damage."""
+    if not isinstance(value, str):
+        raise Undecodable(table, record, f"a text column holds {type(value).__name__}")
     return value
 
 

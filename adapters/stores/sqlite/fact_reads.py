@@ -20,7 +20,7 @@ from eden_memory.adapters.stores.sqlite.codec import (
     rows_by_ids,
     to_us,
 )
-from eden_memory.adapters.stores.sqlite.decoding import decoding, integer, vector_rows
+from eden_memory.adapters.stores.sqlite.decoding import as_int, decoding, vector_rows
 from eden_memory.adapters.stores.sqlite.fact_rows import FACT_COLUMNS, fact_from_row
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FACT_SCOPES, FactVisibility, Scope, ScopeKey
@@ -59,7 +59,7 @@ def get_vectors(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, list[
     sql = "SELECT id, vec_dim, vector FROM facts WHERE id IN ({ids})"
     rows = rows_by_ids(conn, sql, list(dict.fromkeys(ids)))
     return {
-        fact_id: vector_rows([fact_id], [blob], integer(dim, "facts", fact_id))[0]
+        fact_id: vector_rows([fact_id], [blob], as_int(dim, "facts", fact_id))[0]
         .astype(float)
         .tolist()
         for fact_id, dim, blob in rows

@@ -17,7 +17,7 @@ from eden_memory.adapters.stores.sqlite.codec import (
     owner_of,
     to_us,
 )
-from eden_memory.adapters.stores.sqlite.decoding import Undecodable, decoding, integer
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_int, decoding
 from eden_memory.domain.models import Fact
 
 # Every read of whole facts selects these, in this order (``fact_from_row`` relies on it).
@@ -40,8 +40,8 @@ def fact_from_row(row: Sequence[Any]) -> Fact:
 def with_counters(fact: Fact, row: Sequence[Any]) -> Fact:
     """``fact`` with the access counters of its ``FACT_COLUMNS`` row (checked: a
     ``model_copy`` does not validate)."""
-    count = integer(row[2], "facts", row[0])
-    last = None if row[3] is None else integer(row[3], "facts", row[0])
+    count = as_int(row[2], "facts", row[0])
+    last = None if row[3] is None else as_int(row[3], "facts", row[0])
     with decoding("facts", row[0]):
         last_at = from_us(last)
     if count < 0:

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
-from eden_memory.adapters.stores.sqlite.decoding import Undecodable
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_int
 from eden_memory.adapters.stores.sqlite.vector_file import HEADER_BYTES, Layout, VectorFolder
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
@@ -116,4 +116,4 @@ def usable(conn: sqlite3.Connection, row: FileRow, space: EmbeddingSpace | None,
     if row.seq == now:
         return True
     (floor,) = conn.execute("SELECT value FROM counters WHERE name = 'tombstone_floor'").fetchone()
-    return row.seq >= int(floor)
+    return row.seq >= as_int(floor, "counters", "tombstone_floor")

@@ -20,6 +20,7 @@ import numpy as np
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, placeholders
 from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.decoding import as_int
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder, header
@@ -197,4 +198,4 @@ def _holds_active(conn: sqlite3.Connection, key: KeyCols) -> bool:
 
 def _partition_seq(conn: sqlite3.Connection, key: KeyCols) -> int:
     found = conn.execute(f"SELECT fact_seq FROM scope_state WHERE {WHERE_KEY}", key).fetchone()
-    return int(found[0]) if found else 0
+    return as_int(found[0], "scope_state", key) if found else 0

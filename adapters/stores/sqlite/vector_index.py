@@ -33,7 +33,7 @@ import numpy as np
 
 from eden_memory.adapters.stores.sqlite import vector_file_reads
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, rows_by_ids
-from eden_memory.adapters.stores.sqlite.decoding import Undecodable, vector_rows
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_text, vector_rows
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
 from eden_memory.adapters.stores.sqlite.scan import SingleScan, VectorScan
@@ -175,7 +175,7 @@ def _load(
     ids: list[str] = []
     blocks: list[Rows] = [np.zeros((0, space.dimension), dtype=dtype)]
     while rows := cursor.fetchmany(_LOAD_BLOCK):
-        block_ids = [row[0] for row in rows]
+        block_ids = [as_text(row[0], "facts", row[0]) for row in rows]
         ids.extend(block_ids)
         block = _unit_rows_of(block_ids, [row[1] for row in rows], space.dimension)
         blocks.append(block.astype(dtype, copy=False))
@@ -197,7 +197,7 @@ def _apply_changes(
     )
     for fact_id, status, model, dim, blob in rows:
         if status == "active" and model == space.model and dim == space.dimension:
-            part.upsert(fact_id, vector_rows([fact_id], [blob], dim)[0])
+            part.upsert(as_text(fact_id, "facts", fact_id), vector_rows([fact_id], [blob], dim)[0])
         else:
             part.remove(fact_id)
     part.synced_seq = seq
