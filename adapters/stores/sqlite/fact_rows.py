@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from eden_memory.adapters.stores.damage import DECODE_ERRORS, reason
 from eden_memory.adapters.stores.sqlite.codec import (
     KeyCols,
     from_us,
@@ -30,8 +31,10 @@ def fact_key(fact: Fact) -> KeyCols:
 
 def fact_from_row(row: Sequence[Any]) -> Fact:
     """The fact of a ``FACT_COLUMNS`` row, with the counters of its columns."""
-    with decoding("facts", row[0]):
+    try:  # not ``decoding``: a search parses every fact it returns, and this is its path
         fact = Fact.model_validate_json(row[4])
+    except DECODE_ERRORS as exc:
+        raise Undecodable("facts", row[0], reason(exc)) from exc
     if fact.id != row[0]:  # the record of another row, or a damaged id
         raise Undecodable("facts", row[0], f"its record is of fact {fact.id!r}")
     return with_counters(fact, row)
@@ -40,12 +43,14 @@ def fact_from_row(row: Sequence[Any]) -> Fact:
 def with_counters(fact: Fact, row: Sequence[Any]) -> Fact:
     """``fact`` with the access counters of its ``FACT_COLUMNS`` row (checked: a
     ``model_copy`` does not validate)."""
-    count = as_int(row[2], "facts", row[0])
-    last = None if row[3] is None else as_int(row[3], "facts", row[0])
-    with decoding("facts", row[0]):
-        last_at = from_us(last)
+    count, last = as_int(row[2], "facts", row[0]), row[3]
     if count < 0:
         raise Undecodable("facts", row[0], "a negative access count")
+    if last is None:
+        last_at = None
+    else:
+        with decoding("facts", row[0]):  # a time past the year 9999 overflows
+            last_at = from_us(as_int(last, "facts", row[0]))
     if fact.access_count == count and fact.last_accessed_at == last_at:
         return fact
     return fact.model_copy(update={"access_count": count, "last_accessed_at": last_at})
