@@ -13,7 +13,8 @@ Every error a caller can see is an ``EdenMemoryError``; no driver or SDK excepti
     │   ├── StoreUnavailableError     connection lost, timeout (safe to retry)
     │   ├── ConflictError             a compare-and-set or claim was lost to another worker
     │   │   └── StaleEditError        an edit based on a version that is no longer the stored one
-    │   └── EmbeddingSpaceError       vectors of another model or dimension than the store's
+    │   ├── EmbeddingSpaceError       vectors of another model or dimension than the store's
+    │   └── StoreCorruptedError       stored data that does not decode (names file or collection)
     └── ProviderError                 an LLM or embedding provider failed
         ├── ProviderAuthError         missing or wrong credentials (names the variable)
         ├── ProviderRateLimitError    429 after the retries ran out
@@ -103,6 +104,14 @@ class StaleEditError(ConflictError):
 
 class EmbeddingSpaceError(StoreError):
     """Vectors from another embedding model or dimension than the ones already stored."""
+
+
+class StoreCorruptedError(StoreError):
+    """Stored data that does not decode: a damaged file, a record edited by hand.
+
+    The message names the file (or collection) and the record. The store answers nothing
+    from data it cannot read back exactly: a wrong answer would look like a right one.
+    Retrying does not help; restore the file or collection from a backup."""
 
 
 class ProviderError(EdenMemoryError):

@@ -21,6 +21,7 @@ from eden_memory.domain.errors import (
     ProviderRateLimitError,
     ProviderTimeoutError,
     StaleEditError,
+    StoreCorruptedError,
     StoreError,
     StoreUnavailableError,
 )
@@ -87,6 +88,7 @@ __all__ = [  # noqa: RUF022 - grouped: values, services, errors
     "ScopeKey",
     "SessionProfile",
     "StaleEditError",
+    "StoreCorruptedError",
     "StoreError",
     "StoreUnavailableError",
     "__version__",

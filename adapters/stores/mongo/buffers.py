@@ -27,11 +27,9 @@ from eden_memory.adapters.stores.mongo.codec import MICROS, time_update
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import (
     blob_document,
-    blob_from_document,
     key_filter,
     key_id,
     reflection_document,
-    reflection_from_document,
 )
 from eden_memory.adapters.stores.mongo.errors import DuplicateKey
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
@@ -60,7 +58,7 @@ class MongoBuffers:
     async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None:
         wanted = self.ctx.ids.record(reflection_id, "reflection id")
         found = await self.ctx.reflections.find_one({"_id": wanted})
-        return None if found is None else reflection_from_document(found, self.ctx.ids)
+        return None if found is None else self.ctx.read.reflection(found)
 
     async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
         if not keys:
@@ -68,7 +66,7 @@ class MongoBuffers:
         owners = [key_filter(k, self.ctx.ids) for k in dict.fromkeys(keys)]
         query = {"$or": owners, "absorbed": False}
         found = await self.ctx.reflections.find(query, sort=OLDEST_FIRST)
-        return [reflection_from_document(d, self.ctx.ids) for d in found]
+        return [self.ctx.read.reflection(d) for d in found]
 
     async def list_reflections(
         self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
@@ -81,7 +79,7 @@ class MongoBuffers:
         if not include_absorbed:
             query["absorbed"] = False
         found = await self.ctx.reflections.find(query, sort=OLDEST_FIRST)
-        return [reflection_from_document(d, self.ctx.ids) for d in found]
+        return [self.ctx.read.reflection(d) for d in found]
 
     async def update_reflection(self, reflection: Reflection, expected_version: int) -> Reflection:
         document = reflection_document(reflection, self.ctx.ids)
@@ -102,7 +100,7 @@ class MongoBuffers:
                 f"reflection {reflection_id} is no longer at version {expected_version} "
                 "(or was absorbed meanwhile)"
             )
-        old = reflection_from_document(before, self.ctx.ids)
+        old = self.ctx.read.reflection(before)
         await self.ctx.bump([old.key, reflection.key])
         return reflection
 
@@ -111,10 +109,7 @@ class MongoBuffers:
         if not wanted:
             return 0
         query = {"_id": {"$in": wanted}, "absorbed": False}
-        doomed = [
-            reflection_from_document(d, self.ctx.ids)
-            for d in await self.ctx.reflections.find(query)
-        ]
+        doomed = [self.ctx.read.reflection(d) for d in await self.ctx.reflections.find(query)]
         removed = await self.ctx.reflections.delete_many(query)
         await self.ctx.bump(r.key for r in doomed)
         return removed
@@ -125,7 +120,7 @@ class MongoBuffers:
         ids = self.ctx.ids
         wanted = list(dict.fromkeys(ids.record(i, "reflection id") for i in remove))
         doomed = [
-            reflection_from_document(d, ids)
+            self.ctx.read.reflection(d)
             for d in await self.ctx.reflections.find({"_id": {"$in": wanted}})
         ]
         removed = await self.ctx.reflections.delete_many({"_id": {"$in": wanted}}) if wanted else 0
@@ -146,13 +141,13 @@ class MongoBuffers:
             return {}
         wanted = [key_id(k, self.ctx.ids) for k in keys]
         found = await self.ctx.consolidated.find({"_id": {"$in": wanted}})
-        blobs = [blob_from_document(d, self.ctx.ids) for d in found]
+        blobs = [self.ctx.read.blob(d) for d in found]
         return {b.key: b for b in blobs}
 
     async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]:
         query = {"agent_id": self.ctx.ids.owner(agent_id, "agent_id")}
         found = await self.ctx.consolidated.find(query, sort=[("_id", 1)])
-        return [blob_from_document(d, self.ctx.ids) for d in found]
+        return [self.ctx.read.blob(d) for d in found]
 
     async def commit_consolidation(
         self,

@@ -17,9 +17,7 @@ from typing import Any
 from eden_memory.adapters.stores.mongo.buffering import buffer
 from eden_memory.adapters.stores.mongo.codec import bson_time, time_update
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.documents import session_from_document
 from eden_memory.adapters.stores.mongo.messages import (
-    message_from_document,
     owner_filter,
     session_filter,
     session_key,
@@ -70,14 +68,14 @@ class Claims:
             return None
         owner = owner_filter(ids, agent_id, session_id)
         pending = await self.ctx.messages.find({**owner, "formed": False}, sort=OLDEST, limit=limit)
-        claimed = session_from_document(state, ids)
+        claimed = self.ctx.read.session(state)
         result = Claim(
             claim_id=claim_id,
             session=claimed,
-            messages=tuple(message_from_document(d) for d in pending),
+            messages=tuple(self.ctx.read.message(d) for d in pending),
             claimed_at=now,
             expires_at=expires,
-            plan=state.get("formation_plan"),
+            plan=self.ctx.read.plan(state),
         )
         if not pending or len(pending) < min_messages:
             await self.release_claim(result)

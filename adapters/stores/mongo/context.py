@@ -19,6 +19,7 @@ from eden_memory.adapters.stores.mongo.errors import transactions_unsupported, t
 from eden_memory.adapters.stores.mongo.gateway import Gateway
 from eden_memory.adapters.stores.mongo.index_setup import ensure_regular_indexes
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
+from eden_memory.adapters.stores.mongo.reading import Readers
 from eden_memory.domain.scopes import ScopeKey
 
 T = TypeVar("T")
@@ -39,6 +40,7 @@ class MongoContext:
         self.messages = Gateway(self.driver, names.messages, retries, self.ready)
         self.revisions = Gateway(self.driver, names.revisions, retries, self.ready)
         self.meta = Gateway(self.driver, names.meta, retries, self.ready)
+        self.read = Readers(self.ids, names)
         self.indexed = not options.ensure_indexes
         # None: not known yet; settled by the server's first answer.
         self.transactions: bool | None = None

@@ -16,7 +16,6 @@ from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import (
     WRITTEN_AT,
     fact_document,
-    fact_from_document,
     key_filter,
 )
 from eden_memory.adapters.stores.mongo.errors import DuplicateKey
@@ -85,10 +84,10 @@ class MongoFacts:
             same.update(content_hash=fact.content_hash, status=FactStatus.ACTIVE.value)
             found = await self.ctx.facts.find_one(same, NO_VECTOR)
             if found is not None:
-                return fact_from_document(found, self.ctx.ids)
+                return self.ctx.read.fact(found)
         found = await self.ctx.facts.find_one({"_id": document["_id"]}, NO_VECTOR)
         if found is not None:
-            return fact_from_document(found, self.ctx.ids)
+            return self.ctx.read.fact(found)
         # The record in the way vanished meanwhile: write this one after all.
         if await self.ctx.facts.insert_one(document):
             await self.ctx.stamp_written([document["_id"]])
@@ -99,13 +98,13 @@ class MongoFacts:
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         wanted = [self.ctx.ids.record(i, "fact id") for i in ids]
         found = await self.ctx.facts.find({"_id": {"$in": wanted}}, NO_VECTOR)
-        by_id = {d["_id"]: fact_from_document(d, self.ctx.ids) for d in found}
+        by_id = {d["_id"]: self.ctx.read.fact(d) for d in found}
         return [by_id[i] for i in wanted if i in by_id]
 
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]:
         wanted = [self.ctx.ids.record(i, "fact id") for i in ids]
         found = await self.ctx.facts.find({"_id": {"$in": wanted}}, {"embedding": 1})
-        return {FactId(d["_id"]): list(d["embedding"]) for d in found if "embedding" in d}
+        return {FactId(d["_id"]): self.ctx.read.vector(d) for d in found if "embedding" in d}
 
     async def known_hashes(
         self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
@@ -122,7 +121,7 @@ class MongoFacts:
         if among is not None:
             query["content_hash"] = {"$in": sorted(set(among))}
         found = await self.ctx.facts.find(query, {"scope": 1, "content_hash": 1})
-        return {(Scope(d["scope"]), str(d["content_hash"])) for d in found}
+        return {(self.ctx.read.scope(d), str(d["content_hash"])) for d in found}
 
     async def update_fact(self, fact: Fact, vector: Vector | None, expected_version: int) -> Fact:
         if vector is not None:
@@ -156,7 +155,7 @@ class MongoFacts:
     def _key_of(self, document: dict[str, Any]) -> ScopeKey:
         """The scope key of a stored fact, from its key fields."""
         agent, user = str(document["agent_id"]), self.ctx.ids.read(document.get("user_id"))
-        if Scope(document["scope"]) is Scope.USER and user is not None:
+        if self.ctx.read.scope(document) is Scope.USER and user is not None:
             return ScopeKey.user(agent, user)
         return ScopeKey.agent(agent)
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from eden_memory.adapters.stores.mongo.codec import MICROS, bson_time
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.documents import fact_from_document
 from eden_memory.adapters.stores.mongo.visibility import visible_active
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.models import Fact
@@ -62,7 +61,7 @@ class Listing:
         documents = await self.ctx.facts.find(
             found, NO_VECTOR, sort=NEWEST_FIRST, limit=query.limit, skip=query.offset
         )
-        return [fact_from_document(d, ids) for d in documents]
+        return [self.ctx.read.fact(d) for d in documents]
 
     async def recent_facts(
         self, visibility: FactVisibility, since: datetime, limit: int
@@ -76,6 +75,6 @@ class Listing:
             ]
         }
         documents = await self.ctx.facts.find(query, NO_VECTOR, sort=NEWEST_FIRST, limit=limit)
-        facts = [fact_from_document(d, self.ctx.ids) for d in documents]
+        facts = [self.ctx.read.fact(d) for d in documents]
         # Sorted exactly newest first, so the ones dropped here are the last ones.
         return [f for f in facts if f.formed_at >= since]

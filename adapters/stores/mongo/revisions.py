@@ -26,7 +26,7 @@ class MongoRevisions:
             return {}
         by_id = {key_id(k, self.ctx.ids): k for k in keys}
         found = await self.ctx.revisions.find({"_id": {"$in": list(by_id)}})
-        counters = {by_id[d["_id"]]: int(d.get("revision", 0)) for d in found}
+        counters = {by_id[d["_id"]]: self.ctx.read.revision(d) for d in found}
         return {k: counters.get(k, 0) for k in keys}
 
     async def delete_scope(self, key: ScopeKey) -> int:

@@ -27,6 +27,7 @@ from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT
 from eden_memory.adapters.stores.mongo.errors import dimension_moved, translate
 from eden_memory.adapters.stores.mongo.keyword import atlas_query, bm25
+from eden_memory.adapters.stores.mongo.reading import Readers
 from eden_memory.adapters.stores.mongo.spaces import Space
 from eden_memory.adapters.stores.mongo.text_index import TextIndex
 from eden_memory.adapters.stores.mongo.vectors import merged, top_k
@@ -129,7 +130,7 @@ class MongoRanking:
     ) -> list[Hit]:
         query = {"$and": [found, {"embedding_dim": space.dimension}]}
         documents = await self.ctx.facts.find(query, {"embedding": 1})
-        return _ranked(top_k(vector, _vectors(documents, space), limit))
+        return _ranked(top_k(vector, _vectors(documents, space, self.ctx.read), limit))
 
     async def _recently_written(
         self, vector: Vector, found: Document, space: EmbeddingSpace, limit: int
@@ -151,12 +152,14 @@ class MongoRanking:
             sort=[(WRITTEN_AT, -1)],
             limit=self.ctx.options.recent_scan_limit,
         )
-        return top_k(vector, _vectors(documents, space), limit)
+        return top_k(vector, _vectors(documents, space, self.ctx.read), limit)
 
 
-def _vectors(documents: Sequence[Document], space: EmbeddingSpace) -> list[tuple[str, Vector]]:
+def _vectors(
+    documents: Sequence[Document], space: EmbeddingSpace, read: Readers
+) -> list[tuple[str, Vector]]:
     """(id, vector) of the documents holding a vector of ``space``'s dimension."""
-    pairs = [(str(d["_id"]), d["embedding"]) for d in documents if d.get("embedding")]
+    pairs = [(str(d["_id"]), read.vector(d)) for d in documents if d.get("embedding")]
     return [(doc_id, v) for doc_id, v in pairs if len(v) == space.dimension]
 
 

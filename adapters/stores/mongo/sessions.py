@@ -17,7 +17,6 @@ from eden_memory.adapters.stores.mongo.claims import Claims
 from eden_memory.adapters.stores.mongo.codec import MICROS, bson_time, time_update
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
-from eden_memory.adapters.stores.mongo.documents import session_from_document
 from eden_memory.adapters.stores.mongo.messages import (
     message_document,
     owner_filter,
@@ -99,13 +98,13 @@ class MongoSessions:
             return counted or state
 
         document = await self.ctx.atomically(work, "record_messages")
-        return session_from_document(document, ids)
+        return self.ctx.read.session(document)
 
     async def get_session(self, agent_id: AgentId, session_id: SessionId) -> SessionState | None:
         found = await self.ctx.sessions.find_one(
             session_filter(self.ctx.ids, agent_id, session_id), WITHOUT_PLAN
         )
-        return None if found is None else session_from_document(found, self.ctx.ids)
+        return None if found is None else self.ctx.read.session(found)
 
     async def end_session(
         self, agent_id: AgentId, session_id: SessionId, now: datetime
@@ -114,7 +113,7 @@ class MongoSessions:
         found = await self.ctx.sessions.find_one_and_update(
             chosen, time_update("ended_at", now), projection=WITHOUT_PLAN
         )
-        return None if found is None else session_from_document(found, self.ctx.ids)
+        return None if found is None else self.ctx.read.session(found)
 
     async def cold_sessions(
         self, idle_before: datetime, min_messages: int, limit: int
@@ -128,7 +127,7 @@ class MongoSessions:
         found = await self.ctx.sessions.find(
             query, WITHOUT_PLAN, sort=LEAST_RECENT_FIRST, limit=limit
         )
-        states = [session_from_document(d, self.ctx.ids) for d in found]
+        states = [self.ctx.read.session(d) for d in found]
         return [
             s
             for s in states
@@ -142,7 +141,7 @@ class MongoSessions:
             "user_ids": ids.owner(user_id, "user_id"),
         }
         found = await self.ctx.sessions.find(query, WITHOUT_PLAN, sort=[("_id", 1)])
-        return [session_from_document(d, ids) for d in found]
+        return [self.ctx.read.session(d) for d in found]
 
     async def remove_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionId]:
         ids = self.ctx.ids

@@ -29,7 +29,7 @@ class Space:
         found = await self.ctx.meta.find_one({"_id": SPACE_ID})
         if found is None:
             return None
-        return EmbeddingSpace(str(found["model"]), int(found["dimension"]))
+        return self.ctx.read.space(found)
 
     async def claim(self, space: EmbeddingSpace) -> None:
         """Make ``space`` the store's if it has none; refuse it if it has another."""
@@ -44,7 +44,7 @@ class Space:
         found = found or await self.ctx.meta.find_one({"_id": SPACE_ID})
         if found is None:  # pragma: no cover - the upsert or the other writer stored it
             raise StoreError("the embedding space could not be recorded")
-        EmbeddingSpace(str(found["model"]), int(found["dimension"])).require_same(space)
+        self.ctx.read.space(found).require_same(space)
 
     async def move(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
         for vector in vectors.values():

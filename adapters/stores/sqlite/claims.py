@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from eden_memory.adapters.stores.sqlite.codec import to_us
 from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, decoding
 from eden_memory.adapters.stores.sqlite.reflections import insert_reflections
 from eden_memory.adapters.stores.sqlite.revisions import writing
 from eden_memory.adapters.stores.sqlite.sessions import read_state, recount_pending
@@ -54,9 +55,12 @@ def claim_messages(
             "RETURNING sent_us, pk, doc",
             (claim_id, *ids, limit),
         ).fetchall()
-        messages = tuple(Message.model_validate_json(row[2]) for row in sorted(rows))
+        with decoding("messages", ids):  # a damaged time is not an integer to sort
+            messages = tuple(_message(pk, doc) for _, pk, doc in sorted(rows))
         claimed = read_state(conn, *ids)
         (plan,) = conn.execute(f"SELECT formation_plan FROM sessions WHERE {_KEY}", ids).fetchone()
+        if plan is not None and not isinstance(plan, str):
+            raise Undecodable("sessions", ids, "its formation plan is not text")
     assert claimed is not None
     return Claim(
         claim_id=claim_id,
@@ -66,6 +70,11 @@ def claim_messages(
         expires_at=expires,
         plan=plan,
     )
+
+
+def _message(pk: int, doc: str) -> Message:
+    with decoding("messages", pk):
+        return Message.model_validate_json(doc)
 
 
 def save_plan(conn: sqlite3.Connection, claim: Claim, plan: str) -> None:

@@ -53,10 +53,6 @@ def finite(vector: Sequence[float] | Sequence[Sequence[float]]) -> npt.NDArray[n
     return array
 
 
-def blob_vector(blob: bytes) -> npt.NDArray[np.float32]:
-    return np.frombuffer(blob, dtype=np.float32)
-
-
 def placeholders(count: int) -> str:
     return ",".join("?" * count)
 

@@ -8,6 +8,7 @@ on a lock and a connection is never used by two threads at once.
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -15,10 +16,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, damaged
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
 from eden_memory.domain.errors import (
     ConflictError,
     EdenMemoryError,
+    StoreCorruptedError,
     StoreError,
     StoreUnavailableError,
 )
@@ -32,17 +35,28 @@ MMAP_BYTES = 1 << 30  # address space, not memory; SQLite maps no more than the 
 # batch re-reads the same pages. Memory is taken only as pages are used.
 WRITER_CACHE_KIB = 64 * 1024
 _UNAVAILABLE = ("locked", "busy", "unable to open", "disk i/o")
+# SQLITE_CORRUPT (also FTS5's SQLITE_CORRUPT_VTAB) and SQLITE_NOTADB: the primary codes of a
+# damaged file ("database disk image is malformed", "file is not a database").
+_CORRUPT_CODES = frozenset({11, 26})
+# sqlite3's own error for stored text that is not UTF-8; it quotes the text, which is dropped.
+_NOT_UTF8 = re.compile(r"^Could not decode to UTF-8 column '([^']*)'")
 
 
 class StoreConnection(sqlite3.Connection):
-    """A connection that knows where its store keeps its vector files (``vector_files``);
-    None for a store without them, and for any plain ``sqlite3`` connection."""
+    """A connection that knows its file (``path``, named by the errors it raises) and where
+    its store keeps its vector files (``vector_files``); None for a store without them, and
+    for any plain ``sqlite3`` connection."""
 
+    path: Path | None = None
     vector_folder: VectorFolder | None = None
 
 
 def vector_folder(conn: sqlite3.Connection) -> VectorFolder | None:
     return conn.vector_folder if isinstance(conn, StoreConnection) else None
+
+
+def store_path(conn: sqlite3.Connection) -> Path | None:
+    return conn.path if isinstance(conn, StoreConnection) else None
 
 
 def connect(
@@ -60,7 +74,7 @@ def connect(
     it once, and mapped pages count as the process's resident memory (+570 MB at 100k facts,
     against +111 MB read with system calls, measured), for a read that is not repeated.
     """
-    with translated():
+    with translated(path):
         conn = sqlite3.connect(
             path,
             isolation_level=None,
@@ -68,6 +82,7 @@ def connect(
             timeout=busy_timeout,
             factory=StoreConnection,
         )
+        conn.path = path
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
         # WAL: readers never wait for the writer; NORMAL sync is durable against crashes of
@@ -85,9 +100,18 @@ def connect(
         return conn
 
 
-def translate(exc: sqlite3.Error) -> StoreError:
-    """The library's error for a sqlite3 one; no sqlite3 exception reaches a caller."""
+def translate(exc: sqlite3.Error, path: Path | None = None) -> StoreError:
+    """The library's error for a sqlite3 one; no sqlite3 exception reaches a caller.
+
+    ``path``: the store's file, which a damaged one names."""
     text = str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _CORRUPT_CODES:
+        return StoreCorruptedError(f"{damaged(path)}: {text}")
+    if not_utf8 := _NOT_UTF8.match(text):
+        return StoreCorruptedError(
+            f"{damaged(path)}: the column {not_utf8[1]!r} of a row is not UTF-8 text"
+        )
     if isinstance(exc, sqlite3.IntegrityError):
         return ConflictError(f"the embedded store refused a write: {text}")
     if isinstance(exc, sqlite3.OperationalError) and any(w in text.lower() for w in _UNAVAILABLE):
@@ -95,12 +119,20 @@ def translate(exc: sqlite3.Error) -> StoreError:
     return StoreError(f"the embedded store failed: {text}")
 
 
+def not_utf8(exc: UnicodeDecodeError, path: Path | None) -> StoreCorruptedError:
+    """sqlite3 decodes the text of a row, and of SQLite's own messages (which can quote the
+    damaged schema), as UTF-8; bytes that are not are damage."""
+    return StoreCorruptedError(f"{damaged(path)}: text that is not UTF-8 ({exc.reason})")
+
+
 @contextmanager
-def translated() -> Iterator[None]:
+def translated(path: Path | None = None) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as exc:
-        raise translate(exc) from exc
+        raise translate(exc, path) from exc
+    except UnicodeDecodeError as exc:
+        raise not_utf8(exc, path) from exc
 
 
 @contextmanager
@@ -140,10 +172,14 @@ class Worker:
     def _guarded(self, job: Callable[[sqlite3.Connection], T]) -> T:
         try:
             return job(self._conn)
+        except Undecodable as exc:
+            raise exc.in_file(store_path(self._conn)) from exc
         except EdenMemoryError:
             raise
         except sqlite3.Error as exc:
-            raise translate(exc) from exc
+            raise translate(exc, store_path(self._conn)) from exc
+        except UnicodeDecodeError as exc:
+            raise not_utf8(exc, store_path(self._conn)) from exc
 
     def close(self) -> None:
         if self._closed:

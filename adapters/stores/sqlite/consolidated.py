@@ -6,9 +6,11 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from eden_memory.adapters.stores.sqlite.codec import key_cols
+from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_int, decoding
+from eden_memory.adapters.stores.sqlite.reflections import reflection_from_row
 from eden_memory.adapters.stores.sqlite.revisions import Changes, writing
-from eden_memory.domain.models import ConsolidatedMemory, Reflection
+from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import ScopeKey
 
 _KEY = "agent_id = ? AND scope = ? AND owner = ?"
@@ -21,15 +23,26 @@ def get_consolidated(
     for key in keys:
         row = conn.execute(f"SELECT doc FROM consolidated WHERE {_KEY}", key_cols(key)).fetchone()
         if row is not None:
-            out[key] = ConsolidatedMemory.model_validate_json(row[0])
+            out[key] = blob_from_row(key_cols(key), row[0])
     return out
 
 
 def list_consolidated(conn: sqlite3.Connection, agent_id: str) -> list[ConsolidatedMemory]:
     rows = conn.execute(
-        "SELECT doc FROM consolidated WHERE agent_id = ? ORDER BY scope, owner", (agent_id,)
+        "SELECT agent_id, scope, owner, doc FROM consolidated WHERE agent_id = ? "
+        "ORDER BY scope, owner",
+        (agent_id,),
     )
-    return [ConsolidatedMemory.model_validate_json(doc) for (doc,) in rows]
+    return [blob_from_row((a, s, o), doc) for a, s, o, doc in rows]
+
+
+def blob_from_row(key: KeyCols, doc: str) -> ConsolidatedMemory:
+    """The blob of a row keyed ``key``; a record of another key is damage."""
+    with decoding("consolidated", key):
+        blob = ConsolidatedMemory.model_validate_json(doc)
+    if key_cols(blob.key) != key:
+        raise Undecodable("consolidated", key, f"its record is of {key_cols(blob.key)!r}")
+    return blob
 
 
 def commit_consolidation(
@@ -59,7 +72,7 @@ def replace_consolidated(
 
 def _stored_version(conn: sqlite3.Connection, key: ScopeKey) -> int:
     row = conn.execute(f"SELECT version FROM consolidated WHERE {_KEY}", key_cols(key)).fetchone()
-    return 0 if row is None else int(row[0])
+    return 0 if row is None else as_int(row[0], "consolidated", key_cols(key))
 
 
 def _store(conn: sqlite3.Connection, changes: Changes, memory: ConsolidatedMemory) -> None:
@@ -82,7 +95,7 @@ def _absorb(
         ).fetchone()
         if row is None:
             continue
-        done = Reflection.model_validate_json(row[0]).evolve(
+        done = reflection_from_row(reflection_id, row[0]).evolve(
             absorbed=True, absorbed_at=now, absorbed_into_version=memory.version
         )
         conn.execute(

@@ -27,7 +27,7 @@ class FactCache:
         fact_id, seq = row[0], row[1]
         hit = self._facts.get(fact_id)
         if hit is not None and hit[0] == seq:
-            fact = with_counters(hit[1], row[2], row[3])
+            fact = with_counters(hit[1], row)
             self._facts.move_to_end(fact_id)
         else:
             fact = fact_from_row(row)

@@ -13,7 +13,6 @@ from typing import Any
 
 from eden_memory.adapters.stores.sqlite.codec import (
     KeyCols,
-    blob_vector,
     chunks,
     key_cols,
     owner_of,
@@ -21,6 +20,7 @@ from eden_memory.adapters.stores.sqlite.codec import (
     rows_by_ids,
     to_us,
 )
+from eden_memory.adapters.stores.sqlite.decoding import as_int, decoding, vector_rows
 from eden_memory.adapters.stores.sqlite.fact_rows import FACT_COLUMNS, fact_from_row
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FACT_SCOPES, FactVisibility, Scope, ScopeKey
@@ -56,9 +56,14 @@ def get_facts(
 
 
 def get_vectors(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, list[float]]:
-    sql = "SELECT id, vector FROM facts WHERE id IN ({ids})"
+    sql = "SELECT id, vec_dim, vector FROM facts WHERE id IN ({ids})"
     rows = rows_by_ids(conn, sql, list(dict.fromkeys(ids)))
-    return {row[0]: blob_vector(row[1]).astype(float).tolist() for row in rows}
+    return {
+        fact_id: vector_rows([fact_id], [blob], as_int(dim, "facts", fact_id))[0]
+        .astype(float)
+        .tolist()
+        for fact_id, dim, blob in rows
+    }
 
 
 def known_hashes(
@@ -83,7 +88,8 @@ def known_hashes(
         f"WHERE status = 'active' AND {where}",
         params,
     )
-    return {(Scope(scope), digest) for scope, digest in rows}
+    with decoding("facts", "of the content hash index"):
+        return {(Scope(scope), digest) for scope, digest in rows}
 
 
 def _held_among(

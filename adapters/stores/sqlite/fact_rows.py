@@ -11,12 +11,14 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from eden_memory.adapters.stores.damage import DECODE_ERRORS, reason
 from eden_memory.adapters.stores.sqlite.codec import (
     KeyCols,
     from_us,
     owner_of,
     to_us,
 )
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_int, decoding
 from eden_memory.domain.models import Fact
 
 # Every read of whole facts selects these, in this order (``fact_from_row`` relies on it).
@@ -29,14 +31,29 @@ def fact_key(fact: Fact) -> KeyCols:
 
 def fact_from_row(row: Sequence[Any]) -> Fact:
     """The fact of a ``FACT_COLUMNS`` row, with the counters of its columns."""
-    return with_counters(Fact.model_validate_json(row[4]), row[2], row[3])
+    try:  # not ``decoding``: a search parses every fact it returns, and this is its path
+        fact = Fact.model_validate_json(row[4])
+    except DECODE_ERRORS as exc:
+        raise Undecodable("facts", row[0], reason(exc)) from exc
+    if fact.id != row[0]:  # the record of another row, or a damaged id
+        raise Undecodable("facts", row[0], f"its record is of fact {fact.id!r}")
+    return with_counters(fact, row)
 
 
-def with_counters(fact: Fact, access_count: int, last_accessed_us: int | None) -> Fact:
-    last = from_us(last_accessed_us)
-    if fact.access_count == access_count and fact.last_accessed_at == last:
+def with_counters(fact: Fact, row: Sequence[Any]) -> Fact:
+    """``fact`` with the access counters of its ``FACT_COLUMNS`` row (checked: a
+    ``model_copy`` does not validate)."""
+    count, last = as_int(row[2], "facts", row[0]), row[3]
+    if count < 0:
+        raise Undecodable("facts", row[0], "a negative access count")
+    if last is None:
+        last_at = None
+    else:
+        with decoding("facts", row[0]):  # a time past the year 9999 overflows
+            last_at = from_us(as_int(last, "facts", row[0]))
+    if fact.access_count == count and fact.last_accessed_at == last_at:
         return fact
-    return fact.model_copy(update={"access_count": access_count, "last_accessed_at": last})
+    return fact.model_copy(update={"access_count": count, "last_accessed_at": last_at})
 
 
 INSERT_FACT = (

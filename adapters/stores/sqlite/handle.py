@@ -29,7 +29,7 @@ from eden_memory.adapters.stores.sqlite.scan import Precision, choose
 from eden_memory.adapters.stores.sqlite.schema import optimize, prepare
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
 from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
-from eden_memory.domain.errors import StoreError
+from eden_memory.domain.errors import StoreCorruptedError, StoreError
 
 
 class SqliteHandle:
@@ -48,7 +48,7 @@ class SqliteHandle:
         conns: list[StoreConnection] = []
         try:
             conns.append(connect(path, busy_timeout=busy_timeout))
-            with translated():
+            with translated(path):
                 prepare(conns[0])
             for mapped in (True, False):  # the reader's, then the vector searcher's
                 conns.append(
@@ -57,6 +57,8 @@ class SqliteHandle:
         except BaseException as exc:
             for conn in conns:
                 conn.close()
+            if isinstance(exc, StoreCorruptedError):
+                raise  # names the file already
             if isinstance(exc, StoreError):  # the same kind (a lock stays retryable), with the path
                 raise type(exc)(f"cannot open the store {path}: {exc}") from exc
             raise

@@ -23,6 +23,7 @@ import unicodedata
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, placeholders
 from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.decoding import as_int, as_text, decoding
 from eden_memory.adapters.stores.sqlite.fact_reads import partition_filter, visible_partitions
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs
 from eden_memory.adapters.stores.stemming import porter_stem
@@ -103,7 +104,12 @@ def indexed_facts(conn: sqlite3.Connection) -> int:
     entry per indexed fact on every query: 9x slower at 100k facts than at 10k.
     """
     row = conn.execute("SELECT block FROM facts_fts_data WHERE id = 1").fetchone()
-    return 0 if row is None or not row[0] else first_varint(bytes(row[0]))
+    if row is None or not row[0]:
+        return 0
+    with decoding("facts_fts_data", 1):  # a damaged block may be text, or cut short
+        if not isinstance(row[0], bytes):
+            raise TypeError("FTS5's averages record is not a blob")
+        return first_varint(row[0])
 
 
 def first_varint(data: bytes) -> int:
@@ -128,7 +134,7 @@ def sees_every_fact(conn: sqlite3.Connection, parts: list[KeyCols]) -> bool:
     """
     row = conn.execute("SELECT value FROM counters WHERE name = 'fact_partitions'").fetchone()
     held = sum(1 for seq in fact_seqs(conn, parts).values() if seq > 0)
-    return row is not None and int(row[0]) == held
+    return row is not None and as_int(row[0], "counters", "fact_partitions") == held
 
 
 def keyword_ranking(
@@ -165,4 +171,6 @@ def keyword_ranking(
             if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
                 return []  # a query the sanitiser let through must not fail a search
             raise
-    return [Hit(FactId(fact_id), float(score)) for fact_id, score in rows]
+    return [
+        Hit(FactId(as_text(fact_id, "facts", fact_id)), float(score)) for fact_id, score in rows
+    ]

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols, rows_by_ids, to_us
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, decoding
 from eden_memory.adapters.stores.sqlite.revisions import Changes, writing
 from eden_memory.domain.errors import ConflictError, NotFoundError
 from eden_memory.domain.models import Reflection
@@ -38,9 +39,18 @@ def add_reflections(conn: sqlite3.Connection, reflections: Sequence[Reflection])
         insert_reflections(conn, changes, reflections)
 
 
+def reflection_from_row(reflection_id: str, doc: str) -> Reflection:
+    """The reflection of the row of ``reflection_id``; a record of another id is damage."""
+    with decoding("reflections", reflection_id):
+        reflection = Reflection.model_validate_json(doc)
+    if reflection.id != reflection_id:
+        raise Undecodable("reflections", reflection_id, f"its record is {reflection.id!r}")
+    return reflection
+
+
 def get_reflection(conn: sqlite3.Connection, reflection_id: str) -> Reflection | None:
     row = conn.execute("SELECT doc FROM reflections WHERE id = ?", (reflection_id,)).fetchone()
-    return None if row is None else Reflection.model_validate_json(row[0])
+    return None if row is None else reflection_from_row(reflection_id, row[0])
 
 
 def unabsorbed(conn: sqlite3.Connection, keys: Sequence[ScopeKey]) -> list[Reflection]:
@@ -49,9 +59,9 @@ def unabsorbed(conn: sqlite3.Connection, keys: Sequence[ScopeKey]) -> list[Refle
     where = " OR ".join([_IN_KEY] * len(keys))
     params = [v for key in keys for v in key_cols(key)]
     rows = conn.execute(
-        f"SELECT doc FROM reflections WHERE absorbed = 0 AND ({where}) {_ORDER}", params
+        f"SELECT id, doc FROM reflections WHERE absorbed = 0 AND ({where}) {_ORDER}", params
     )
-    return [Reflection.model_validate_json(doc) for (doc,) in rows]
+    return [reflection_from_row(*row) for row in rows]
 
 
 def list_reflections(
@@ -64,8 +74,8 @@ def list_reflections(
             return []
     if not include_absorbed:
         where += " AND absorbed = 0"
-    rows = conn.execute(f"SELECT doc FROM reflections WHERE {where} {_ORDER}", params)
-    return [Reflection.model_validate_json(doc) for (doc,) in rows]
+    rows = conn.execute(f"SELECT id, doc FROM reflections WHERE {where} {_ORDER}", params)
+    return [reflection_from_row(*row) for row in rows]
 
 
 def update_reflection(

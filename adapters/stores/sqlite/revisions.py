@@ -22,6 +22,7 @@ from contextlib import contextmanager
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
 from eden_memory.adapters.stores.sqlite.connection import transaction, vector_folder
+from eden_memory.adapters.stores.sqlite.decoding import as_int
 from eden_memory.adapters.stores.sqlite.partition import Matrix
 from eden_memory.adapters.stores.sqlite.vector_file_writes import Added, follow
 from eden_memory.domain.embedding_space import EmbeddingSpace
@@ -52,7 +53,7 @@ class Changes:
             (value,) = self._conn.execute(
                 "UPDATE counters SET value = value + 1 WHERE name = 'fact_seq' RETURNING value"
             ).fetchone()
-            self._seq = int(value)
+            self._seq = as_int(value, "counters", "fact_seq")
         return self._seq
 
     def memory(self, key: KeyCols) -> None:
@@ -135,7 +136,7 @@ def revisions(conn: sqlite3.Connection, keys: Sequence[ScopeKey]) -> dict[ScopeK
             "SELECT revision FROM scope_state WHERE agent_id = ? AND scope = ? AND owner = ?",
             key_cols(key),
         ).fetchone()
-        out[key] = int(row[0]) if row else 0
+        out[key] = as_int(row[0], "scope_state", key_cols(key)) if row else 0
     return out
 
 
@@ -146,13 +147,13 @@ def fact_seqs(conn: sqlite3.Connection, keys: Iterable[KeyCols]) -> dict[KeyCols
         row = conn.execute(
             "SELECT fact_seq FROM scope_state WHERE agent_id = ? AND scope = ? AND owner = ?", key
         ).fetchone()
-        out[key] = int(row[0]) if row else 0
+        out[key] = as_int(row[0], "scope_state", key) if row else 0
     return out
 
 
 def tombstone_floor(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT value FROM counters WHERE name = 'tombstone_floor'").fetchone()
-    return int(row[0])
+    return as_int(row[0], "counters", "tombstone_floor")
 
 
 def delete_scope(conn: sqlite3.Connection, key: ScopeKey) -> int:

@@ -19,7 +19,7 @@ from eden_memory.adapters.stores.sqlite.keyword_index import (
 )
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
@@ -72,6 +72,17 @@ def _index_owner_listing(conn: sqlite3.Connection) -> None:
     )
 
 
+def _chain_vector_files(conn: sqlite3.Connection) -> None:
+    """Version 9 names the chunks a vector file's valid bytes hold (``vector_files.digest``,
+    over chunk headers that carry a nonce), so a chunk a power loss restored from a write
+    that never committed is not read as the committed one (``vector_file``). A file of the
+    old layout keeps its row, so erasure still finds and zeroes it, with a digest no file
+    matches: each partition's next search writes it anew from the rows."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(vector_files)")}
+    if "digest" not in columns:
+        conn.execute("ALTER TABLE vector_files ADD COLUMN digest BLOB NOT NULL DEFAULT x''")
+
+
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
 MIGRATIONS: Mapping[int, Migration] = {
@@ -82,6 +93,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     5: _index_listing_order,
     6: _add_vector_files,
     7: _index_owner_listing,
+    8: _chain_vector_files,
 }
 
 

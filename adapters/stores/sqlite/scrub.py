@@ -16,7 +16,7 @@ import sqlite3
 import time
 
 from eden_memory.adapters.stores.sqlite.connection import transaction, vector_folder
-from eden_memory.adapters.stores.sqlite.vector_file_rows import COLUMNS, FileRow, file_path
+from eden_memory.adapters.stores.sqlite.vector_file_rows import COLUMNS, decode_row, file_path
 
 _CHECKPOINT_TRIES = 20
 
@@ -35,10 +35,7 @@ def scrub(conn: sqlite3.Connection) -> None:
 
 def _drop_vector_files(conn: sqlite3.Connection) -> None:
     folder = vector_folder(conn)
-    rows = [
-        FileRow(tuple(r[:3]), *r[3:])
-        for r in conn.execute(f"SELECT {COLUMNS} FROM vector_files").fetchall()
-    ]
+    rows = [decode_row(r) for r in conn.execute(f"SELECT {COLUMNS} FROM vector_files").fetchall()]
     conn.execute("DELETE FROM vector_files")
     if folder is None:
         return

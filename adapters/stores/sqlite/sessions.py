@@ -15,6 +15,7 @@ from typing import Any
 
 from eden_memory.adapters.stores.sqlite.codec import from_us, to_us
 from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.decoding import decoding
 from eden_memory.domain.models import SessionState
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
@@ -24,20 +25,42 @@ SESSION_COLUMNS = (
     "last_formed_us, ended_us, claim_id, claim_expires_us"
 )
 _KEY = "agent_id = ? AND session_id = ?"
+# The profile's fields kept in its JSON column (the key has columns of its own).
+_PROFILE_TYPES: dict[str, type | tuple[type, ...]] = {
+    "user_ids": list,
+    "user_memory_enabled": bool,
+    "agent_memory_enabled": bool,
+    "memory_instructions": str,
+    "premium": bool,
+}
 
 
 def state_from_row(row: Sequence[Any]) -> SessionState:
     # The key has columns of its own; the rest of the profile is one JSON column.
-    return SessionState(
-        profile=SessionProfile(row[0], row[1], **json.loads(row[2])),
-        pending_messages=row[3],
-        pending_tokens=row[4],
-        last_activity_at=from_us(row[5]),
-        last_formed_at=from_us(row[6]),
-        ended_at=from_us(row[7]),
-        claim_id=row[8],
-        claim_expires_at=from_us(row[9]),
-    )
+    with decoding("sessions", (row[0], row[1])):
+        return SessionState(
+            profile=SessionProfile(row[0], row[1], **_profile_fields(row[2])),
+            pending_messages=row[3],
+            pending_tokens=row[4],
+            last_activity_at=from_us(row[5]),
+            last_formed_at=from_us(row[6]),
+            ended_at=from_us(row[7]),
+            claim_id=row[8],
+            claim_expires_at=from_us(row[9]),
+        )
+
+
+def _profile_fields(doc: str) -> dict[str, Any]:
+    """The profile's JSON, checked field by field: ``SessionProfile`` is a plain dataclass,
+    which would keep a damaged toggle of any type."""
+    fields = json.loads(doc)
+    if not isinstance(fields, dict):
+        raise TypeError("the profile is not a JSON object")
+    for name, value in fields.items():
+        expected = _PROFILE_TYPES.get(name)
+        if expected is None or not isinstance(value, expected):
+            raise TypeError(f"the profile's {name!r} is not a {_PROFILE_TYPES.get(name, 'field')}")
+    return fields
 
 
 def read_state(conn: sqlite3.Connection, agent_id: str, session_id: str) -> SessionState | None:

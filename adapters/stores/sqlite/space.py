@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from eden_memory.adapters.stores.sqlite.decoding import as_text, decoding
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.models import Fact
@@ -16,7 +17,8 @@ def read_space(conn: sqlite3.Connection) -> EmbeddingSpace | None:
     )
     if "space_model" not in rows:
         return None
-    return EmbeddingSpace(rows["space_model"], int(rows["space_dim"]))
+    with decoding("meta", "space"):
+        return EmbeddingSpace(as_text(rows["space_model"], "meta", "space"), int(rows["space_dim"]))
 
 
 def write_space(conn: sqlite3.Connection, space: EmbeddingSpace) -> None:

@@ -7,13 +7,20 @@ keeps them (float16 or float32), so opening a store reads one file in a few syst
 instead of decoding every fact row. Each chunk carries a CRC of its ids and rows: a chunk
 torn by a power loss is found, and the file is then rebuilt from the fact rows.
 
-The file never says how much of it is valid: its SQLite row does (``vector_files``), in the
-same transaction as the facts. Bytes past that length are a write that did not commit and
-are overwritten by the next append.
+The file never says how much of it is valid, nor which chunks: its SQLite row does
+(``vector_files``), in the same transaction as the facts. Bytes past that length are a write
+that did not commit and are overwritten by the next append. The row's ``digest`` chains the
+header of every chunk in the valid bytes (``link``), and each header holds a random nonce and
+the CRC of its chunk. Vector files are not synced to disk, so a power loss may keep a commit
+in the database while the file keeps the bytes a writer that died before its own commit
+left at the same place: a chunk of the same length, with a valid CRC and even the same stamp
+(the counter rolled back). Only the digest tells it from the committed one.
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 import struct
 import zlib
 from collections.abc import Sequence
@@ -28,8 +35,10 @@ import numpy.typing as npt
 from eden_memory.adapters.stores.sqlite.partition import Rows
 
 _HEADER = struct.Struct("<8s16sII32x")  # magic, token, dimension, bytes per value
-_CHUNK = struct.Struct("<4sqIIII")  # magic, stamp, removed, written, id bytes, crc
-_MAGIC, _CHUNK_MAGIC = b"EDENVEC1", b"CHNK"
+_CHUNK = struct.Struct("<4s8sqIIII")  # magic, nonce, stamp, removed, written, id bytes, crc
+# Version 2 (schema 9) added the nonce and the row's digest; a version-1 file is rebuilt.
+_MAGIC, _CHUNK_MAGIC = b"EDENVEC2", b"CHNK"
+DIGEST_BYTES = 16
 HEADER_BYTES = _HEADER.size
 _SEP = "\x00"
 Buffer = bytes | memoryview
@@ -73,6 +82,12 @@ def header(layout: Layout) -> bytes:
     return _HEADER.pack(_MAGIC, layout.token, layout.dim, np.dtype(layout.dtype).itemsize)
 
 
+def link(digest: bytes, pieces: Sequence[Buffer]) -> bytes:
+    """The digest of a file's chunks once the chunk of ``pieces`` (from ``chunk``) follows
+    those of ``digest``; a new file's digest is its token."""
+    return hashlib.blake2b(digest + bytes(pieces[0]), digest_size=DIGEST_BYTES).digest()
+
+
 def writable_ids(ids: Sequence[str]) -> bool:
     """Ids are stored NUL-separated; one holding a NUL keeps its partition out of files."""
     return not any(_SEP in i for i in ids)
@@ -86,7 +101,8 @@ def chunk(seq: int, removed: Sequence[str], ids: Sequence[str], rows: Rows) -> l
     names = _SEP.join([*removed, *ids]).encode()
     body = raw_bytes(np.ascontiguousarray(rows))
     crc = zlib.crc32(body, zlib.crc32(names))
-    head = _CHUNK.pack(_CHUNK_MAGIC, seq, len(removed), len(ids), len(names), crc)
+    nonce = secrets.token_bytes(8)  # two chunks of the same content still differ
+    head = _CHUNK.pack(_CHUNK_MAGIC, nonce, seq, len(removed), len(ids), len(names), crc)
     return [head, names, body]
 
 
@@ -94,22 +110,27 @@ def size(pieces: Sequence[Buffer]) -> int:
     return sum(len(p) for p in pieces)
 
 
-def read_log(path: Path, layout: Layout, valid_bytes: int, written: int) -> Log:
-    """Replay the first ``valid_bytes`` of the file; ``written`` rows are expected."""
+def read_log(path: Path, layout: Layout, valid_bytes: int, written: int, digest: bytes) -> Log:
+    """Replay the first ``valid_bytes`` of the file: ``written`` rows in chunks whose headers
+    chain to ``digest``, as the file's row says."""
     with path.open("rb", buffering=0) as f:
         if f.read(HEADER_BYTES) != header(layout):
             raise DamagedFile("another file, or another layout")
-        return _replay(f, layout, valid_bytes - HEADER_BYTES, written)
+        log, chained = _replay(f, layout, valid_bytes - HEADER_BYTES, written)
+    if chained != digest:
+        raise DamagedFile("the chunks are not those the file's row names")
+    return log
 
 
-def _replay(f: FileIO, layout: Layout, remaining: int, written: int) -> Log:
+def _replay(f: FileIO, layout: Layout, remaining: int, written: int) -> tuple[Log, bytes]:
     buffer: Rows = np.empty((written, layout.dim), dtype=layout.dtype)
     order: list[str] = []  # ids of the buffer's rows, in file order
     removals: list[tuple[int, list[str]]] = []  # (rows before the chunk, ids it removed)
-    seq, at, chunks = 0, 0, 0
+    seq, at, chunks, digest = 0, 0, 0, layout.token
     while remaining > 0:
         raw = _exactly(f, _CHUNK.size)
-        magic, seq, n_removed, n_written, n_bytes, crc = _CHUNK.unpack(raw)
+        digest = link(digest, [raw])
+        magic, _, seq, n_removed, n_written, n_bytes, crc = _CHUNK.unpack(raw)
         if magic != _CHUNK_MAGIC or at + n_written > written:
             raise DamagedFile("a chunk header does not match the file's row")
         names = _exactly(f, n_bytes)
@@ -127,9 +148,9 @@ def _replay(f: FileIO, layout: Layout, remaining: int, written: int) -> Log:
     if remaining != 0 or at != written or len(order) != written:
         raise DamagedFile("the chunks do not end where the file's row says")
     if not removals and len(set(order)) == written:  # every row is live: no dict per row
-        return Log(seq, order, buffer, written, chunks)
+        return Log(seq, order, buffer, written, chunks), digest
     keep = live_rows(order, removals)
-    return Log(seq, [order[i] for i in keep.tolist()], buffer[keep], written, chunks)
+    return Log(seq, [order[i] for i in keep.tolist()], buffer[keep], written, chunks), digest
 
 
 def live_rows(order: list[str], removals: list[tuple[int, list[str]]]) -> npt.NDArray[np.int64]:

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
+from eden_memory.adapters.stores.sqlite.decoding import vector_rows
 from eden_memory.adapters.stores.sqlite.partition import Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.vector_file import (
     Buffer,
     DamagedFile,
     chunk,
+    link,
     size,
     writable_ids,
 )
@@ -45,7 +47,9 @@ def append(
         _write_at(path, row.bytes, pieces)
     except (OSError, DamagedFile):
         return None
-    return replace(row, seq=seq, bytes=row.bytes + size(pieces), written=row.written + len(ids))
+    digest = link(row.digest, pieces) if pieces else row.digest
+    moved = row.bytes + size(pieces)
+    return replace(row, seq=seq, bytes=moved, written=row.written + len(ids), digest=digest)
 
 
 def _write_at(path: Path, offset: int, pieces: list[Buffer]) -> None:
@@ -85,5 +89,5 @@ def _changes_since(conn: sqlite3.Connection, row: FileRow) -> tuple[list[str], l
             blobs.append(blob)
         else:
             removed.append(fact_id)
-    flat = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), row.dim)
+    flat = vector_rows(ids, blobs, row.dim)
     return removed, ids, unit_rows(flat.copy()).astype(np.dtype(row.dtype).type)

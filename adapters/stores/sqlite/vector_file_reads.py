@@ -20,6 +20,7 @@ from eden_memory.adapters.stores.sqlite.vector_file import (
     VectorFolder,
     chunk,
     header,
+    link,
     read_log,
     size,
     writable_ids,
@@ -50,7 +51,8 @@ def load(
     if row is None or not usable(conn, row, space, seq):
         return row, None
     try:
-        return row, read_log(file_path(folder, key, row.dtype), row.layout, row.bytes, row.written)
+        path = file_path(folder, key, row.dtype)
+        return row, read_log(path, row.layout, row.bytes, row.written, row.digest)
     except (OSError, DamagedFile, UnicodeDecodeError, ValueError):
         return row, None
 
@@ -63,7 +65,8 @@ def snapshot(
         return None
     row = new_row(folder, key, space, part.synced_seq)
     temp = file_path(folder, key, row.dtype).with_suffix(f".{row.token.hex()}.tmp")
-    pieces = [header(row.layout), *chunk(part.synced_seq, [], part.ids, part.matrix)]
+    entry = chunk(part.synced_seq, [], part.ids, part.matrix)
+    pieces = [header(row.layout), *entry]
     try:
         folder.path.mkdir(parents=True, exist_ok=True)
         with temp.open("wb") as f:
@@ -72,4 +75,5 @@ def snapshot(
     except OSError:
         temp.unlink(missing_ok=True)
         return None
-    return Snapshot(temp, replace(row, bytes=size(pieces), written=part.size), seen)
+    written = replace(row, bytes=size(pieces), written=part.size, digest=link(row.digest, entry))
+    return Snapshot(temp, written, seen)

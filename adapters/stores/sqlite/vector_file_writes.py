@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from eden_memory.adapters.stores.sqlite.codec import KeyCols
+from eden_memory.adapters.stores.sqlite.codec import KeyCols, placeholders
 from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.decoding import as_int
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder, header
@@ -29,6 +30,7 @@ from eden_memory.adapters.stores.sqlite.vector_file_rows import (
     WHERE_KEY,
     FileRow,
     Snapshot,
+    decode_row,
     file_path,
     file_row,
     new_row,
@@ -165,14 +167,24 @@ def _drop(conn: sqlite3.Connection, folder: VectorFolder, row: FileRow) -> None:
 
 def _save(conn: sqlite3.Connection, row: FileRow) -> None:
     conn.execute(
-        f"INSERT OR REPLACE INTO vector_files ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (*row.key, row.dtype, row.token, row.model, row.dim, row.seq, row.bytes, row.written),
+        f"INSERT OR REPLACE INTO vector_files ({COLUMNS}) VALUES ({placeholders(11)})",
+        (
+            *row.key,
+            row.dtype,
+            row.token,
+            row.digest,
+            row.model,
+            row.dim,
+            row.seq,
+            row.bytes,
+            row.written,
+        ),
     )
 
 
 def _rows_of(conn: sqlite3.Connection, key: KeyCols) -> list[FileRow]:
     return [
-        FileRow(tuple(r[:3]), *r[3:])
+        decode_row(r)
         for r in conn.execute(f"SELECT {COLUMNS} FROM vector_files WHERE {WHERE_KEY}", key)
     ]
 
@@ -186,4 +198,4 @@ def _holds_active(conn: sqlite3.Connection, key: KeyCols) -> bool:
 
 def _partition_seq(conn: sqlite3.Connection, key: KeyCols) -> int:
     found = conn.execute(f"SELECT fact_seq FROM scope_state WHERE {WHERE_KEY}", key).fetchone()
-    return int(found[0]) if found else 0
+    return as_int(found[0], "scope_state", key) if found else 0

@@ -33,6 +33,7 @@ import numpy as np
 
 from eden_memory.adapters.stores.sqlite import vector_file_reads
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, rows_by_ids
+from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_text, vector_rows
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
 from eden_memory.adapters.stores.sqlite.scan import SingleScan, VectorScan
@@ -144,14 +145,17 @@ class VectorIndex:
 def _exact_scores(conn: sqlite3.Connection, ids: list[str], query: Matrix) -> Matrix:
     """float32 cosines of these facts' stored vectors with ``query`` (a unit vector)."""
     blobs = dict(rows_by_ids(conn, "SELECT id, vector FROM facts WHERE id IN ({ids})", ids))
-    scores: Matrix = _unit_rows_of([blobs[i] for i in ids], len(query)) @ query
+    if (missing := next((i for i in ids if i not in blobs), None)) is not None:
+        # Synced in this transaction, the index holds only what the table holds; unless the
+        # table lost a row to damage (a file that disagrees is never loaded: vector_files).
+        raise Undecodable("facts", missing, "the vector index holds it, the table does not")
+    scores: Matrix = _unit_rows_of(ids, [blobs[i] for i in ids], len(query)) @ query
     return scores
 
 
-def _unit_rows_of(blobs: Sequence[bytes], dim: int) -> Matrix:
+def _unit_rows_of(ids: Sequence[str], blobs: Sequence[bytes], dim: int) -> Matrix:
     """Stored vector blobs as a new float32 matrix of unit rows."""
-    flat = np.frombuffer(b"".join(blobs), dtype=np.float32)
-    return unit_rows(flat.reshape(len(blobs), dim).copy())
+    return unit_rows(vector_rows(ids, blobs, dim).copy())
 
 
 def _load(
@@ -171,8 +175,9 @@ def _load(
     ids: list[str] = []
     blocks: list[Rows] = [np.zeros((0, space.dimension), dtype=dtype)]
     while rows := cursor.fetchmany(_LOAD_BLOCK):
-        ids.extend(row[0] for row in rows)
-        block = _unit_rows_of([row[1] for row in rows], space.dimension)
+        block_ids = [as_text(row[0], "facts", row[0]) for row in rows]
+        ids.extend(block_ids)
+        block = _unit_rows_of(block_ids, [row[1] for row in rows], space.dimension)
         blocks.append(block.astype(dtype, copy=False))
     return Partition(seq, ids, cast(Rows, np.concatenate(blocks)))
 
@@ -192,7 +197,7 @@ def _apply_changes(
     )
     for fact_id, status, model, dim, blob in rows:
         if status == "active" and model == space.model and dim == space.dimension:
-            part.upsert(fact_id, np.frombuffer(blob, dtype=np.float32))
+            part.upsert(as_text(fact_id, "facts", fact_id), vector_rows([fact_id], [blob], dim)[0])
         else:
             part.remove(fact_id)
     part.synced_seq = seq

@@ -13,7 +13,7 @@ import pytest
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION, migrate, schema_version
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.errors import StoreError, StoreUnavailableError
+from eden_memory.domain.errors import StoreCorruptedError, StoreError, StoreUnavailableError
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, Role
 from eden_memory.domain.profile import SessionProfile
@@ -104,10 +104,10 @@ async def test_another_programs_database_is_left_alone(tmp_path: Path) -> None:
         await open_sqlite(path)
 
 
-async def test_a_file_that_is_no_database_is_a_store_error(tmp_path: Path) -> None:
+async def test_a_file_that_is_no_database_is_a_damaged_store_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     path.write_bytes(b"this is not a sqlite file" * 100)
-    with pytest.raises(StoreError, match=f"cannot open the store {re.escape(str(path))}: "):
+    with pytest.raises(StoreCorruptedError, match=f"the store file {re.escape(str(path))} is dam"):
         await open_sqlite(path)
 
 
