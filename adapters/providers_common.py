@@ -25,6 +25,7 @@ from eden_memory.domain.errors import (
     ProviderRateLimitError,
     ProviderTimeoutError,
 )
+from eden_memory.domain.problems import one_line
 from eden_memory.ports.embedder import Embeddings
 
 R = TypeVar("R")
@@ -130,13 +131,9 @@ def invalid_output(error: ValidationError, schema: type[BaseModel], provider: st
         return InvalidLLMOutputError(
             f"{provider} returned malformed JSON for {schema.__name__}: {short(problems[0]['msg'])}"
         )
-    where = "; ".join(
-        f"{'.'.join(str(p) for p in problem['loc']) or '(root)'}: {problem['msg']}"
-        for problem in problems[:3]
-    )
     return InvalidLLMOutputError(
         f"{provider}'s answer violates the schema {schema.__name__} "
-        f"({len(problems)} error(s)): {short(where)}"
+        f"({len(problems)} error(s)): {short(one_line(error))}"
     )
 
 

@@ -20,6 +20,7 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, FactId, ReflectionId, check_id
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
+from eden_memory.domain.problems import reason
 
 FORMAT = "eden-memory-export"
 VERSION = 1
@@ -65,7 +66,9 @@ def parse_export(lines: Iterable[str], agents: AgentMap) -> ParsedExport:
             _take(parsed, record, number)
         # RecursionError: json.loads of a line nested thousands of levels deep.
         except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as error:
-            raise InvalidInputError(f"line {number} of the import is not valid: {error}") from error
+            raise InvalidInputError(
+                f"line {number} of the import is not valid: {reason(error)}"
+            ) from error
     return parsed
 
 

@@ -34,6 +34,7 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
 from eden_memory.domain.models import Fact
+from eden_memory.domain.problems import reason
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import single_line
 from eden_memory.ports.clock import Clock
@@ -104,14 +105,6 @@ class RandomIds:
         return drawn.hex()
 
 
-def _reason(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return f"{where}: {first['msg']}" if where else str(first["msg"])
-    return str(error)
-
-
 async def ingest_facts(
     store: FactStore,
     embedder: Embedder,
@@ -180,7 +173,7 @@ async def _validate_and_send(
         try:
             item = maker.pending(index, raw)
         except (ValidationError, InvalidInputError, TypeError) as error:
-            report.rejected.append(Rejected(index, _reason(error)))
+            report.rejected.append(Rejected(index, reason(error)))
             continue
         fact = item.fact
         if writer.holds(fact.id):

@@ -26,10 +26,17 @@ def check_id(value: object, what: str = "id") -> str:
         raise InvalidInputError(f"{what} must be a string, got {type(value).__name__}")
     if not value or len(value) > MAX_ID_LENGTH or _ID.match(value) is None:
         raise InvalidInputError(
-            f"{what} {value!r} is not valid: use 1-{MAX_ID_LENGTH} letters, digits "
+            f"{what} {_shown(value)} is not valid: use 1-{MAX_ID_LENGTH} letters, digits "
             "or . _ : @ + - / ="
         )
     return value
+
+
+def _shown(value: str) -> str:
+    """The refused value as the message quotes it: a long one cut, so the message stays a line."""
+    if len(value) <= MAX_ID_LENGTH:
+        return repr(value)
+    return f"{value[:40]!r}… ({len(value)} characters)"
 
 
 def agent_id_of(value: object) -> AgentId:

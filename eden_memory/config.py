@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from eden_memory.domain.errors import ConfigurationError
 from eden_memory.domain.model_choice import ModelRole
+from eden_memory.domain.problems import one_line
 from eden_memory.domain.settings import MemorySettings
 
 StoreKind = Literal["embedded", "memory", "mongo"]
@@ -127,6 +129,18 @@ class EdenMemoryConfig(BaseSettings):
     def llm_temperature_value(self) -> float | None:
         """The temperature adapters send (None: the provider's default)."""
         return None if self.llm_temperature == "default" else self.llm_temperature
+
+
+def from_environment() -> EdenMemoryConfig:
+    """The settings the environment gives; a bad variable is one ``ConfigurationError`` line
+    naming the setting, not pydantic's text."""
+    try:
+        return EdenMemoryConfig()
+    except ValidationError as error:
+        raise ConfigurationError(
+            f"the settings are not valid: {one_line(error)} "
+            "(from the EDEN_MEMORY_* variables; nested ones as EDEN_MEMORY_MEMORY__SEARCH__TOP_K)"
+        ) from None
 
 
 LOCAL_LLM_TIMEOUT_SECONDS = 600.0

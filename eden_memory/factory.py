@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from eden_memory.application.service import MemoryService
-from eden_memory.config import EdenMemoryConfig
+from eden_memory.config import EdenMemoryConfig, from_environment
 from eden_memory.container.embedders import (
     LOCAL_FALLBACK_WARNING,
     embedder_kind,
@@ -92,7 +92,7 @@ async def open_memory(
     from eden_memory.container import Container, running
     from eden_memory.container.overrides import override_ports
 
-    config = settings or EdenMemoryConfig()
+    config = settings or from_environment()
     if isinstance(store, str | os.PathLike):
         config = config.model_copy(update={"store": "embedded", "store_path": Path(store)})
         store = None

@@ -52,7 +52,10 @@ def _back(form: FormData, agent_id: str) -> str:
     Only those pages of this console: a ``back`` of ``//elsewhere`` or ``/\\elsewhere`` would
     otherwise make the console redirect the browser to another site."""
     target = text(form, "back") or ""
-    parts = urlsplit(target)
+    try:
+        parts = urlsplit(target)
+    except ValueError:  # "http://[": not a URL at all
+        return link("/agent", agent=agent_id)
     if parts.scheme or parts.netloc or parts.path not in BACK_PAGES or "\\" in target:
         return link("/agent", agent=agent_id)
     return target

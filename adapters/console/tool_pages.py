@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from eden_memory.adapters.console.downloads import attachment
 from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
 from eden_memory.adapters.console.params import number, required, scope_key, text, where
 from eden_memory.adapters.console.rendering import page
@@ -104,9 +105,8 @@ async def export(request: Request) -> Response:
         async for line in lines:
             yield line + "\n"
 
-    filename = "".join(c if c.isalnum() or c in "-_." else "_" for c in agent_id)
     return StreamingResponse(
         body(),
         media_type="application/x-ndjson",
-        headers={"content-disposition": f'attachment; filename="{filename}.jsonl"'},
+        headers={"content-disposition": attachment(f"{agent_id}.jsonl")},
     )

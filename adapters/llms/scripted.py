@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from eden_memory.adapters.providers_common import bounded
 from eden_memory.domain.errors import InvalidLLMOutputError, ProviderError
+from eden_memory.domain.problems import one_line
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
 
 Answer: TypeAlias = BaseModel | dict[str, Any] | str
@@ -103,7 +104,8 @@ def _validate(answer: Answer, schema: type[T], request: LLMRequest) -> T:
         return schema.model_validate(answer)
     except ValidationError as error:
         raise InvalidLLMOutputError(
-            f"the answer for {request.purpose!r} does not match {schema.__name__}: {error}"
+            f"the answer for {request.purpose!r} does not match {schema.__name__}: "
+            f"{one_line(error)}"
         ) from error
 
 

@@ -4,7 +4,9 @@ The SDK builds each tool's argument model from its signature and ignores argumen
 not know; a misspelt ``top_k`` would then be dropped silently. Here the model forbids extra
 fields and the published schema says ``additionalProperties: false``. An error of ours
 becomes a ``ToolError`` carrying its message: the SDK shows the client a ``ToolError``'s
-text, but only "Error executing tool" for any other exception.
+text, but only "Error executing tool" for any other exception. Arguments that do not fit the
+schema are refused in one line naming the field (``domain.problems``), not in pydantic's
+multi-line text with its documentation links.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from typing import Any, ParamSpec, TypeVar
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
-from pydantic import ConfigDict, create_model
+from pydantic import ConfigDict, ValidationError, create_model
 
 from eden_memory.domain.errors import EdenMemoryError
+from eden_memory.domain.problems import one_line, reason
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -28,13 +31,28 @@ class StrictArguments(ArgModelBase):
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
 
+class StrictTool(Tool):
+    """The SDK's tool, whose refusal of the arguments reads as one line."""
+
+    async def run(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().run(*args, **kwargs)
+        except ToolError as error:
+            cause = error.__cause__
+            if not isinstance(cause, ValidationError):  # the SDK's refusal of the arguments
+                raise
+            raise ToolError(
+                f"Error executing tool {self.name}: invalid arguments: {one_line(cause)}"
+            ) from cause
+
+
 def strict_tool(
     fn: Callable[..., Awaitable[Any]],
     description: str | None = None,
     fields: dict[str, Any] | None = None,
 ) -> Tool:
     """A tool over ``fn`` whose arguments are ``fields`` (default: ``fn``'s own), strictly."""
-    tool = Tool.from_function(_with_reasons(fn), name=fn.__name__, description=description)
+    tool = StrictTool.from_function(_with_reasons(fn), name=fn.__name__, description=description)
     if fields is None:
         base = tool.fn_metadata.arg_model
         fields = {name: (f.annotation, f) for name, f in base.model_fields.items()}
@@ -52,6 +70,6 @@ def _with_reasons(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         except ToolError:
             raise
         except (EdenMemoryError, ValueError) as error:
-            raise ToolError(f"{type(error).__name__}: {error}") from None
+            raise ToolError(f"{type(error).__name__}: {reason(error)}") from None
 
     return run

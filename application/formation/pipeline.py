@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import contextlib
 import time
-import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter, timed
 from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.formation import resume
+from eden_memory.application.formation.claim_ids import ClaimIds
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
 from eden_memory.application.formation.notices import log_capped, log_rejected
@@ -60,6 +60,7 @@ class Formation:
     calibrations: Calibrations  # the embedder's similarity floors, shared with search
     consolidator: Consolidator  # the service's one, shared with the session lifecycle
     meter: UsageMeter  # meters the service's clients; a formation reports its own scope
+    claim_ids: ClaimIds = field(default_factory=ClaimIds)  # a lost claim's id, for its retry
 
     async def run(
         self, agent_id: AgentId, session_id: SessionId, trigger: Trigger
@@ -88,15 +89,20 @@ class Formation:
             state.pending_messages, state.pending_tokens, s
         ):
             return None
-        return await self.stores.sessions.claim_messages(
-            state.agent_id,
-            state.session_id,
-            claim_id=uuid.uuid4().hex,
-            now=self.clock.now(),
-            ttl_seconds=s.claim_ttl_seconds,
-            min_messages=1 if trigger is Trigger.END else s.min_messages,
-            limit=s.max_messages_per_formation,
-        )
+        claim_id = self.claim_ids.take(state.agent_id, state.session_id)
+        try:
+            return await self.stores.sessions.claim_messages(
+                state.agent_id,
+                state.session_id,
+                claim_id=claim_id,
+                now=self.clock.now(),
+                ttl_seconds=s.claim_ttl_seconds,
+                min_messages=1 if trigger is Trigger.END else s.min_messages,
+                limit=s.max_messages_per_formation,
+            )
+        except BaseException:  # taken or not, the reply is lost: the next try asks as us
+            self.claim_ids.unanswered(state.agent_id, state.session_id, claim_id)
+            raise
 
     async def _release(self, claim: Claim) -> None:
         # The claim expires on its own if this fails; never hide the first error.

@@ -26,6 +26,7 @@ from eden_memory.application.messages.memory_tool import memory_call_ids, withou
 from eden_memory.application.messages.responses import is_item, read_item
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.models import Message
+from eden_memory.domain.problems import where
 
 HostMessage = Message | Mapping[str, Any] | BaseModel
 _INSTRUCTIONS = {"system", "developer"}
@@ -102,7 +103,6 @@ def _message(draft: Draft, path: str, now: datetime, problems: Problems) -> Mess
             author_name=draft.author_name,
         )
     except ValidationError as error:
-        for e in error.errors():
-            where = ".".join(str(p) for p in e["loc"]) or "message"
-            problems.add(f"{path}.{where}", e["msg"])
+        for e in error.errors(include_url=False):
+            problems.add(f"{path}.{where(e['loc']) or 'message'}", " ".join(e["msg"].split()))
         return None

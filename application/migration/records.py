@@ -11,8 +11,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
-
 from eden_memory.application.migration.model import (
     AgentPlan,
     Kind,
@@ -33,6 +31,7 @@ from eden_memory.domain.migration.values import (
     valid_id,
 )
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
+from eden_memory.domain.problems import reason
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.settings import ScopeNumbers
 from eden_memory.domain.text import word_count
@@ -40,11 +39,8 @@ from eden_memory.ports.migration import SESSIONS, V1Doc
 
 
 def why(error: Exception) -> str:
-    """A one-line reason for a refused value (pydantic's first message, not its essay)."""
-    if isinstance(error, ValidationError) and error.errors():
-        first = error.errors()[0]
-        return str(first.get("msg", error)).removeprefix("Value error, ")
-    return str(error)
+    """A one-line reason for a refused value (``domain.problems``, not pydantic's essay)."""
+    return reason(error)
 
 
 class RecordPlanner:

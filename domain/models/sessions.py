@@ -41,9 +41,16 @@ class SessionState(Record):
     def claim_active(self, now: datetime) -> bool:
         return self.claim_expires_at is not None and self.claim_expires_at > now
 
+    def held_by_another(self, claim_id: str, now: datetime) -> bool:
+        """A live claim of another claimant: ``claim_id`` asking again for its own is let in."""
+        return self.claim_active(now) and self.claim_id != claim_id
+
 
 class Claim(Record):
-    """Messages one worker has taken to form; expires so a crash loses nothing."""
+    """Messages one worker has taken to form; expires so a crash loses nothing.
+
+    ``claim_id`` is the claimant's identity: asking again with it while the claim is live
+    gives the claim back (a retry after a lost reply), any other id is refused."""
 
     claim_id: str
     session: SessionState

@@ -44,7 +44,7 @@ def _read(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         raw: Any = json.loads(path.read_text(encoding="utf-8"))
         questions = [(str(q), str(f)) for q, f in raw["questions"]]
         same = [(str(a), str(b)) for a, b in raw["same_attribute"]]
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:
         raise typer.BadParameter(
             f"{path}: expected {{'questions': [[q, fact], ...], "
             f"'same_attribute': [[fact, fact], ...]}} ({error})"

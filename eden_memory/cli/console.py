@@ -29,7 +29,7 @@ def console_command(
     host: Annotated[str, typer.Option(help="Address to bind (127.0.0.1: this machine only).")] = (
         "127.0.0.1"
     ),
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8766,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8766,
     read_only: Annotated[
         bool, typer.Option("--read-only", help="Show everything, change nothing.")
     ] = False,

@@ -14,6 +14,7 @@ import typer
 
 from eden_memory.cli.output import say
 from eden_memory.cli.runtime import State
+from eden_memory.cli.values import finite
 from eden_memory.config import EdenMemoryConfig
 
 if TYPE_CHECKING:
@@ -26,7 +27,12 @@ def setup_indexes_command(
         bool, typer.Option("--dry-run", help="Print every index definition as JSON; no server.")
     ] = False,
     timeout_seconds: Annotated[
-        float, typer.Option(help="How long to wait for Atlas Search indexes to be READY.")
+        float,
+        typer.Option(
+            min=0,
+            callback=finite,
+            help="How long to wait for Atlas Search indexes to be READY.",
+        ),
     ] = 600.0,
     wait: Annotated[bool, typer.Option(help="Wait until search indexes are READY.")] = True,
 ) -> None:

@@ -38,6 +38,9 @@ def _records(
         except ValueError as error:
             errors.append(f"line {number}: not valid JSON ({error})")
             continue
+        except RecursionError:  # thousands of nested brackets: the parser gives up
+            errors.append(f"line {number}: not valid JSON (nested too deep)")
+            continue
         if not isinstance(record, dict):
             errors.append(f"line {number}: not a JSON object")
             continue
@@ -74,14 +77,15 @@ def add_facts_command(
     scope: Annotated[Scope | None, typer.Option(help="scope for lines without one.")] = None,
     batch: Annotated[int, typer.Option(help="Facts per embedding call.")] = DEFAULT_BATCH_SIZE,
     max_words: Annotated[
-        int | None, typer.Option(help="Refuse facts longer than this many words.")
+        int | None, typer.Option(min=1, help="Refuse facts longer than this many words.")
     ] = None,
 ) -> None:
     """Add facts directly, no LLM: one JSON object per line with content, scope (user or
     agent), agent_id, user_id (user scope), formed_at (ISO 8601 with a time zone), and
     optionally source_session_id, source_message_ids and id. Exact duplicates are skipped;
-    invalid lines (not UTF-8, not JSON, or not a valid fact) are reported on stderr, one line
-    each, with exit code 1, and the valid lines are still added. Progress goes to stderr."""
+    invalid lines (not UTF-8, not JSON, nested too deep, or not a valid fact) are reported on
+    stderr, one line each, with exit code 1, and the valid lines are still added (before and
+    after them). Progress goes to stderr."""
     if source != "-" and not Path(source).is_file():
         raise typer.BadParameter(f"no file {source}", param_hint="SOURCE")
     data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()

@@ -33,7 +33,7 @@ def default_home() -> Path:
 
 
 def local_llm_command(
-    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8080,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port on 127.0.0.1.")] = 8080,
     home: Annotated[
         Path | None,
         typer.Option(help="Where the venv and the model live (default: ~/.cache/eden-memory)."),
@@ -42,8 +42,12 @@ def local_llm_command(
         str | None,
         typer.Option(help="An interpreter that already has llama-cpp-python[server] 0.3.36."),
     ] = None,
-    context: Annotated[int, typer.Option(help="Context window in tokens.")] = 8192,
-    threads: Annotated[int, typer.Option(help="CPU threads.")] = os.cpu_count() or 1,
+    context: Annotated[
+        int, typer.Option(min=256, max=1 << 20, help="Context window in tokens.")
+    ] = 8192,
+    threads: Annotated[int, typer.Option(min=1, max=1024, help="CPU threads.")] = (
+        os.cpu_count() or 1
+    ),
     prepare: Annotated[
         bool, typer.Option("--prepare", help="Install and verify only; do not serve.")
     ] = False,

@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 
 from eden_memory import __version__
 from eden_memory.cli import facts, memory, reflections
 from eden_memory.cli.output import complain, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.errors import EdenMemoryError
+from eden_memory.domain.problems import one_line
 
 app = typer.Typer(
     name="eden-memory",
@@ -65,11 +67,18 @@ CommandLineError: type[Exception] = typer.BadParameter.__mro__[2]
 
 
 def main() -> None:
-    """Every error is one line on stderr, ours and the command line's (no usage box)."""
+    """Every error is one line on stderr, ours and the command line's (no usage box); so is
+    a file the system refuses (a folder given for a file, a missing folder, no permission)."""
     try:
         code = app(standalone_mode=False)
     except EdenMemoryError as error:
         complain(f"error: {error}")
+        sys.exit(1)
+    except OSError as error:
+        complain(f"error: {system_refusal(error)}")
+        sys.exit(1)
+    except ValidationError as error:  # a value no command checked first: still one line
+        complain(f"error: {one_line(error)}")
         sys.exit(1)
     except typer.Abort:
         complain("aborted")
@@ -82,3 +91,11 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def system_refusal(error: OSError) -> str:
+    """``<path>: <why>`` (``notes: Is a directory``), as the shell's own tools say it."""
+    why = error.strerror or str(error) or type(error).__name__
+    if error.filename is None:
+        return why
+    return f"{error.filename}: {why}"

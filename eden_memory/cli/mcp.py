@@ -33,7 +33,7 @@ def mcp_command(
         str | None, typer.Option("--session", "-s", envvar="EDEN_MEMORY_MCP_SESSION")
     ] = None,
     transport: Annotated[str, typer.Option(help="stdio or http (streamable HTTP).")] = "stdio",
-    port: Annotated[int, typer.Option(help="HTTP port on 127.0.0.1.")] = 8765,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="HTTP port on 127.0.0.1.")] = 8765,
 ) -> None:
     """Serve search_facts, the memory context, recording and session end over MCP."""
     try:

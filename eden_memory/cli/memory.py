@@ -206,6 +206,8 @@ def export(
     ] = None,
 ) -> None:
     """Export one agent's memory as JSON Lines."""
+    if output is not None:
+        writable_file(output)
 
     async def work(memory: MemoryService) -> None:
         progress = Progress("export")
@@ -288,6 +290,15 @@ def reembed(
         say(f"re-embedded {moved} facts with {memory.admin.embedder.space.model}")
 
     ctx.ensure_object(State).run(work)
+
+
+def writable_file(path: Path) -> None:
+    """Refuse, before any work, a path that can only fail when written: a folder, or a file
+    in a folder that does not exist."""
+    if path.is_dir():
+        raise InvalidInputError(f"{path} is a folder: give the path of a file")
+    if not path.parent.is_dir():
+        raise InvalidInputError(f"there is no folder {path.parent} to write {path.name} in")
 
 
 def utf8_lines(data: bytes, source: Path | str) -> list[str]:

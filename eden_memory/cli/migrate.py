@@ -21,6 +21,8 @@ from eden_memory.application.migration import (
 from eden_memory.cli.output import rows, say
 from eden_memory.cli.progress import Progress
 from eden_memory.cli.runtime import State
+from eden_memory.cli.values import finite
+from eden_memory.domain.errors import InvalidInputError
 from eden_memory.factory import open_memory
 
 DEFAULT_STATE = Path(".eden-memory/migrations")
@@ -31,6 +33,7 @@ StateDir = Annotated[
     ),
 ]
 SHOWN_ISSUES = 30
+MOST_HOURS = 24 * 366 * 100  # a century: timedelta overflows long before float does
 
 
 def source_label(uri: str, database: str) -> str:
@@ -61,9 +64,17 @@ def migrate_v1_command(
         bool, typer.Option(help="Turn episodes of still-active sessions into session memory.")
     ] = False,
     active_within_hours: Annotated[
-        float, typer.Option(help="A session is active if its newest episode is this recent.")
+        float,
+        typer.Option(
+            min=0,
+            max=MOST_HOURS,
+            callback=finite,
+            help="A session is active if its newest episode is this recent.",
+        ),
     ] = 24.0,
-    batch_size: Annotated[int, typer.Option(help="Facts per embedding call.")] = 64,
+    batch_size: Annotated[
+        int, typer.Option(min=1, max=4096, help="Facts per embedding call.")
+    ] = 64,
     state_dir: StateDir = DEFAULT_STATE,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = (
         False
@@ -71,8 +82,10 @@ def migrate_v1_command(
 ) -> None:
     """Migrate the first memory system's collections into this store (idempotent, resumable)."""
     from pymongo import AsyncMongoClient
+    from pymongo.errors import PyMongoError
 
     from eden_memory.adapters.migration.mongo_source import MongoV1Source
+    from eden_memory.adapters.stores.mongo.errors import translate
 
     options = MigrationOptions(
         agent_id=agent,
@@ -85,7 +98,10 @@ def migrate_v1_command(
     config = ctx.ensure_object(State).config()
 
     async def work() -> MigrationReport:
-        client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(source_uri)
+        try:
+            client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(source_uri)
+        except ValueError as error:  # pymongo's parser, before any PyMongoError
+            raise InvalidInputError(f"--source-uri is not a MongoDB URI: {error}") from None
         try:
             async with open_memory(config) as memory:
                 source = MongoV1Source(client[source_db], label=source_label(source_uri, source_db))
@@ -111,7 +127,10 @@ def migrate_v1_command(
         finally:
             await client.close()
 
-    report = asyncio.run(work())
+    try:
+        report = asyncio.run(work())
+    except PyMongoError as error:  # the v1 server's (a bad URI, database name, no server)
+        raise translate(error, "reading the v1 data") from None
     if as_json:
         print(json.dumps(report.as_dict(), indent=2, default=str))
         return

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from eden_memory.application.service import MemoryService
-from eden_memory.config import EdenMemoryConfig
+from eden_memory.config import EdenMemoryConfig, from_environment
 from eden_memory.container.embedders import LOCAL_FALLBACK_WARNING
 from eden_memory.factory import open_memory
 
@@ -30,7 +30,7 @@ class State:
     embeds: bool = True
 
     def config(self) -> EdenMemoryConfig:
-        base = EdenMemoryConfig()
+        base = from_environment()
         if self.store_path is None:
             return base
         return base.model_copy(update={"store_path": self.store_path})

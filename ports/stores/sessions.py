@@ -55,6 +55,10 @@ class SessionStore(Protocol):
         Succeeds only when no unexpired claim exists and at least ``min_messages`` are pending;
         of any number of concurrent callers, at most one gets a claim. The claim carries the
         plan saved on the session by an earlier claim that did not complete (``save_plan``).
+
+        ``claim_id`` names the claimant: the same ``claim_id`` asking again while its claim is
+        live gets the claim back, renewed to ``now + ttl_seconds`` (a retry whose first reply
+        was lost must not wait for the claim to expire); any other is refused until then.
         """
         ...
 

@@ -91,7 +91,8 @@ async def prepared(stores: Stores, plan: FaultPlan, judge: Story) -> World:
 
 
 async def form_until_done(world: World) -> None:
-    """Retry until the messages are formed; a claim whose reply was lost must expire first."""
+    """Retry until the messages are formed; a claim left behind (its release failed too) must
+    expire first. One whose reply was lost is taken back at once by the next formation."""
     conv = world.memory.conversation(AGENT, "s2", ["alice"])
     for _ in range(4):
         try:

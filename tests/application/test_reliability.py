@@ -100,7 +100,6 @@ STORE_FAULTS = [
     (method, after)
     for method in (
         "get_session",
-        "claim_messages",
         "get_facts",
         "known_hashes",
         "semantic_ranking",
@@ -110,7 +109,14 @@ STORE_FAULTS = [
     for after in (False,)
 ] + [
     (method, after)
-    for method in ("add_facts", "update_fact", "complete_claim", "commit_consolidation")
+    # claim_messages after its work: the claim taken, the reply lost (issue 27)
+    for method in (
+        "claim_messages",
+        "add_facts",
+        "update_fact",
+        "complete_claim",
+        "commit_consolidation",
+    )
     for after in (False, True)
 ]
 
@@ -189,6 +195,30 @@ async def test_a_failed_formation_gives_its_messages_back_at_once() -> None:
     assert state is not None
     assert state.pending_messages == 4
     assert state.claim_id is None
+
+
+async def test_a_claim_whose_reply_was_lost_is_taken_back_by_the_next_formation() -> None:
+    """The store took the claim but the reply never came: the same worker's next formation
+    asks with the same claim id and gets it back, with no wait for the claim to expire; any
+    other worker is still refused meanwhile."""
+    world = await _prepare()
+    fail_next(world.stores, "claim_messages", StoreUnavailableError("reply lost"), after=True)
+    conv = world.memory.conversation(AGENT, "s2", ["alice"])
+    with pytest.raises(StoreUnavailableError):
+        await world.memory.form_memories(conv)
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
+    assert state is not None
+    assert state.claim_id is not None  # the store holds the claim
+    other = await world.stores.sessions.claim_messages(
+        state.agent_id, state.session_id, "another-worker", world.clock.now(), 60.0, 1, 100
+    )
+    assert other is None
+    report = await world.memory.form_memories(conv)  # at once: the clock has not moved
+    assert report is not None
+    assert report.messages == 4
+    state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
+    assert state is not None
+    assert (state.pending_messages, state.claim_id) == (0, None)
 
 
 async def test_sixteen_concurrent_triggers_run_exactly_one_formation() -> None:

@@ -21,6 +21,7 @@ example). Each concern's tests take the fields of that ``Stores`` they use::
 Vectors have ``embedding_dimension`` (8) components unless the subclass sets another value.
 """
 
+from tests.contract.store.claim_retries import ClaimRetryContract
 from tests.contract.store.claims import ClaimContract
 from tests.contract.store.fact_changes import FactChangeContract
 from tests.contract.store.facts import FactContract
@@ -42,6 +43,7 @@ class StoreContract(
     ConsolidationContract,
     SessionContract,
     ClaimContract,
+    ClaimRetryContract,
     RevisionContract,
     VisibilityContract,
 ):

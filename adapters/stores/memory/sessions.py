@@ -54,7 +54,7 @@ class InMemorySessions(StateHolder):
     ) -> Claim | None:
         await self._turn()  # the only await: check and take below happen in one step
         entry = self._state.sessions.get((agent_id, session_id))
-        if entry is None or entry.state.claim_active(now):
+        if entry is None or entry.state.held_by_another(claim_id, now):
             return None
         pending = entry.pending()
         taken = pending[: max(limit, 0)]

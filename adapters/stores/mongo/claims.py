@@ -1,11 +1,13 @@
 """Claims: one worker at a time forms a session's messages, across any number of processes.
 
-``claim_messages`` is one ``find_one_and_update`` on the session (no unexpired claim and
-enough pending messages, then the claim id and its expiry set): the server guarantees at
-most one concurrent caller matches. The winner then tags the oldest pending messages with
-its claim id. ``complete_claim`` buffers the reflections (ids as ``_id``: a retry adds
-nothing), marks the messages formed and clears the claim only if the claim id still
-matches, all in one transaction where the deployment has them, in that order elsewhere.
+``claim_messages`` is one ``find_one_and_update`` on the session (no unexpired claim of
+another claim id, and enough pending messages; then the claim id and its expiry set): the
+server guarantees at most one concurrent caller matches. The same claim id matches its own
+live claim, so the update is idempotent and the gateway retries it after a lost reply. The
+winner then tags the oldest pending messages with its claim id. ``complete_claim`` buffers
+the reflections (ids as ``_id``: a retry adds nothing), marks the messages formed and clears
+the claim only if the claim id still matches, all in one transaction where the deployment
+has them, in that order elsewhere.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ class Claims:
         # Stored expiries are cut to the millisecond: compare one millisecond early, so a
         # claim is never taken over before it has really expired.
         expired = bson_time(now) - timedelta(milliseconds=1)
-        free = [{"claim_id": None}, {"claim_expires_at": {"$lte": expired}}]
+        # Free, expired, or this claimant's own (a retry after a lost reply takes it back).
+        free = [{"claim_id": None}, {"claim_expires_at": {"$lte": expired}}, {"claim_id": claim_id}]
         update = time_update("claim_expires_at", expires)
         update["$set"]["claim_id"] = claim_id
         state = await self.ctx.sessions.find_one_and_update(
@@ -63,6 +66,7 @@ class Claims:
                 "$or": free,
             },
             update,
+            retry=True,  # idempotent for its claim id: a retry takes back what the first set
         )
         if state is None:
             return None

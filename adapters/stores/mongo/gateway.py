@@ -155,8 +155,11 @@ class Gateway:
         upsert: bool = False,
         projection: Mapping[str, Any] | None = None,
         session: Any = None,
+        retry: bool = False,
     ) -> Document | None:
-        """The document after the update, or None when nothing matched (and no upsert)."""
+        """The document after the update, or None when nothing matched (and no upsert).
+
+        Not retried unless the caller says the update is idempotent (``retry``): most are not."""
         found = await self.call(
             "find_one_and_update",
             lambda: self.raw.find_one_and_update(
@@ -167,7 +170,7 @@ class Gateway:
                 return_document=ReturnDocument.AFTER,
                 session=session,
             ),
-            retry=False,
+            retry=retry,
             session=session,
         )
         return cast(Document | None, found)

@@ -40,12 +40,16 @@ def claim_messages(
     ids = (agent_id, session_id)
     with transaction(conn, write=True):
         state = read_state(conn, *ids)
-        if state is None or state.claim_active(now) or state.pending_messages < min_messages:
+        if (
+            state is None
+            or state.held_by_another(claim_id, now)
+            or state.pending_messages < min_messages
+        ):
             return None
-        taken = conn.execute(
+        taken = conn.execute(  # free, expired, or already this claimant's (a retry)
             "UPDATE sessions SET claim_id = ?, claim_expires_us = ? WHERE "
-            f"{_KEY} AND (claim_expires_us IS NULL OR claim_expires_us <= ?)",
-            (claim_id, to_us(expires), *ids, to_us(now)),
+            f"{_KEY} AND (claim_expires_us IS NULL OR claim_expires_us <= ? OR claim_id = ?)",
+            (claim_id, to_us(expires), *ids, to_us(now), claim_id),
         )
         if taken.rowcount != 1:
             return None
