@@ -10,10 +10,9 @@ in one line instead, through ``one_line``: ``top_k: Input should be less than or
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
-from pydantic_core import ErrorDetails
 
 MOST_SHOWN = 3  # problems named in full; the rest are counted
 MOST_CHARS = 300  # a line longer than this is cut
@@ -58,7 +57,7 @@ def where(loc: Sequence[int | str]) -> str:
     return text
 
 
-def _message(problem: ErrorDetails) -> str:
+def _message(problem: Mapping[str, object]) -> str:
     text = " ".join(str(problem["msg"]).split())
     for prefix in _PREFIXES:
         text = text.removeprefix(prefix)
