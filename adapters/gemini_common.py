@@ -111,10 +111,26 @@ def _misread(error: Exception) -> ProviderError | None:
         return Received(PROVIDER, 200, None, error.object).fault("not UTF-8")
     if isinstance(error, errors.UnknownApiResponseError):
         return Received(PROVIDER, 200, None, str(error), "the SDK's message").fault("not JSON")
+    if isinstance(error, TypeError | AttributeError) and _raised_in_sdk(error):
+        # Its converters iterate what should be a list or object: a bare number breaks them.
+        return Received(PROVIDER, 200, None, str(error), "the SDK's message").fault(
+            "not the API's shape"
+        )
     if isinstance(error, ValidationError) and error.title.endswith("Response"):
         got = as_json(error.errors(include_url=False)[0]["input"])
         return Received(PROVIDER, 200, None, got, "the value").fault(first_problem(error))
     return None
+
+
+def _raised_in_sdk(error: BaseException) -> bool:
+    """Whether the error's innermost frame is google-genai's own code (not ours, not a bug
+    of the caller's arguments, which fail before the request is sent)."""
+    frame = error.__traceback__
+    if frame is None:
+        return False
+    while frame.tb_next is not None:
+        frame = frame.tb_next
+    return "/google/genai/" in frame.tb_frame.f_code.co_filename.replace("\\", "/")
 
 
 def _is_transport(error: Exception) -> bool:

@@ -141,7 +141,12 @@ BODIES = [
     Body("a json list", Reply(200, [1, 2, 3]), "[1, 2, 3]", AS_THE_SDK_READ_IT),
     Body("a json string", Reply(200, '"ok"'), '"ok"', AS_THE_SDK_READ_IT),
     Body("null", Reply(200, "null"), "null", AS_THE_SDK_READ_IT),
-    Body("a json number", Reply(200, "12345"), "body: 12345"),
+    Body(
+        "a json number",
+        Reply(200, "12345"),
+        "body: 12345",
+        "not the API's shape; the SDK's message:",
+    ),
     Body(
         "plain text over lines",
         Reply(200, "upstream\r\nconnect error\x1b[31m or disconnect", content_type="text/plain"),
