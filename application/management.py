@@ -144,6 +144,10 @@ class Management:
             )
         return await self.stores.buffers.list_reflections(agent, scope_key, include_absorbed)
 
+    async def get_reflection(self, agent_id: str, reflection_id: str) -> Reflection:
+        """One reflection of the agent, buffered or absorbed."""
+        return await self._reflection(*_reflection_ids(agent_id, reflection_id))
+
     async def _reflection(self, agent: AgentId, reflection: ReflectionId) -> Reflection:
         found = await self.stores.buffers.get_reflection(reflection)
         if found is None or found.agent_id != agent:

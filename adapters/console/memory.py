@@ -23,7 +23,6 @@ from eden_memory.domain.errors import NotFoundError
 from eden_memory.domain.ids import (
     AgentId,
     FactId,
-    ReflectionId,
     check_id,
     session_id_of,
     user_id_of,
@@ -130,13 +129,7 @@ class ConsoleMemory:
 
     async def reflection(self, agent_id: str, reflection_id: str) -> Reflection:
         """One reflection of the agent, buffered or absorbed."""
-        agent = self.agent(agent_id)
-        found = await self._stores.buffers.get_reflection(
-            ReflectionId(check_id(reflection_id, "reflection_id"))
-        )
-        if found is None or found.agent_id != agent:
-            raise NotFoundError(f"agent {agent!r} has no reflection {reflection_id!r}")
-        return found
+        return await self._admin.get_reflection(self.agent(agent_id), reflection_id)
 
     async def reflection_history(
         self, agent_id: str, reflection_id: str
