@@ -30,6 +30,7 @@ from eden_memory.domain.ranking import (
     Hit,
     fuse,
     merge_queries,
+    relative,
     single,
 )
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
@@ -49,9 +50,10 @@ class SearchMode(StrEnum):
 @dataclass(frozen=True)
 class SearchResult:
     fact: Fact
-    score: float  # the fused score in hybrid mode, the retriever's own score otherwise
-    semantic_score: float | None
-    keyword_score: float | None
+    score: float  # the ranking score: fused and raised in hybrid mode, the retriever's otherwise
+    semantic_score: float | None  # the cosine, in [-1, 1]
+    keyword_score: float | None  # the store's BM25 (or Atlas's score), unbounded
+    relevance: float = 1.0  # ``score`` as a share of the best hit's, in [0, 1] (``relative``)
 
 
 @dataclass(frozen=True)
@@ -155,10 +157,10 @@ class FactSearch:
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
         facts |= await visible_facts(self.facts, wanted, scopes.visibility) if wanted else {}
         seconds["read_facts"] = time.perf_counter() - started
+        kept = [h for h in merged if h.id in facts]
         results = [
-            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score)
-            for h in merged
-            if h.id in facts
+            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, share)
+            for h, share in zip(kept, relative([h.score for h in kept]), strict=True)
         ]
         started = time.perf_counter()
         found = [r.fact.id for r in results]

@@ -170,6 +170,20 @@ def merge_queries(per_query: Sequence[Sequence[FusedHit]]) -> list[FusedHit]:
     return sorted(best.values(), key=lambda h: (-h.score, first_seen[h.id], h.id))
 
 
+def relative(scores: Sequence[float]) -> list[float]:
+    """Each ranking score as a share of the best one, in [0, 1]: the relevance a search reports.
+
+    Ranking scores have no fixed scale (a cosine, BM25, a fused score raised for the time a
+    query names), so only their ratio to the best of the same search means something: 1 is
+    the best hit, 0.5 half its score. It is not a confidence: the best hit is 1 whatever it
+    is. A score at or under 0 is 0, and so is every score when none is above 0.
+    """
+    best = max(scores, default=0.0)
+    if best <= 0:
+        return [0.0] * len(scores)
+    return [min(1.0, max(0.0, s / best)) for s in scores]
+
+
 def _first_only(hits: Sequence[Hit]) -> list[Hit]:
     seen: set[str] = set()
     out: list[Hit] = []

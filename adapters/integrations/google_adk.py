@@ -162,7 +162,7 @@ def memory_entry(hit: SearchResult) -> MemoryEntry:
         id=fact.id,
         content=types.Content(role="user", parts=[types.Part(text=fact.content)]),
         timestamp=fact.formed_at.isoformat(),
-        custom_metadata={"scope": fact.scope.value, "score": hit.score},
+        custom_metadata={"scope": fact.scope.value, "relevance": hit.relevance},
     )
 
 

@@ -93,6 +93,10 @@ class Gateway:
     async def count(self, filter: Filter) -> int:
         return cast(int, await self.call("count", lambda: self.raw.count_documents(dict(filter))))
 
+    async def estimated_count(self) -> int:
+        """The collection's size from its metadata (no scan): what an index's statistics see."""
+        return cast(int, await self.call("count", lambda: self.raw.estimated_document_count()))
+
     async def insert_one(self, document: Document) -> bool:
         """False when a unique index already holds this document (nothing is written)."""
         await self.ready()

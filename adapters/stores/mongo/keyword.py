@@ -15,6 +15,11 @@ the threshold 1.5 (``FALLBACK_TEXT_THRESHOLD``), one exact occurrence of a query
 fact of average length clears the floor while the term occurs in at most about 22% of the
 visible facts; a word in every fact of a large store never does. Stemming makes the
 frequencies those of stems ("group" and "groups" are one term); the reasoning holds.
+
+Atlas Search has no such prior: Lucene's idf of a word in one of N documents,
+ln(1 + (N - 0.5) / 1.5), is under the floor below 6 documents in the collection. Its scores
+are lifted in a collection of under 30 documents (``small_collection_lift``) so that such a
+word scores twice the floor at average length, as it does from 30 documents up.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ B = 0.75
 BACKGROUND = 100
 FUZZY_MIN_LENGTH = 4
 FALLBACK_TEXT_THRESHOLD = 1.5
+# What a word found in one document of average length scores on Atlas, as a multiple of the
+# floor, from 30 documents up (Lucene's idf of it reaches 3.0 there).
+UNIQUE_WORD_SCORE = 2.0
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*")
 _POSSESSIVE = re.compile(r"['’]s$")
 
@@ -60,6 +68,13 @@ def atlas_query(text: str) -> str:
     the text has no word at all.
     """
     return " ".join(query_words(text))
+
+
+def small_collection_lift(documents: int, threshold: float) -> float:
+    """The factor Atlas's scores are multiplied by in a collection of ``documents``: 1 from
+    30 up (at the default floor); below, enough for a word in one document to clear it."""
+    idf_of_one = math.log(1 + (max(documents, 1) - 0.5) / 1.5)
+    return max(1.0, UNIQUE_WORD_SCORE * threshold / idf_of_one)
 
 
 def one_edit_apart(a: str, b: str) -> bool:

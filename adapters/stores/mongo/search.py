@@ -15,6 +15,7 @@ the facts it keeps.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -26,7 +27,7 @@ from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT
 from eden_memory.adapters.stores.mongo.errors import dimension_moved, translate
-from eden_memory.adapters.stores.mongo.keyword import atlas_query, bm25
+from eden_memory.adapters.stores.mongo.keyword import atlas_query, bm25, small_collection_lift
 from eden_memory.adapters.stores.mongo.reading import Readers
 from eden_memory.adapters.stores.mongo.spaces import Space
 from eden_memory.adapters.stores.mongo.text_index import TextIndex
@@ -38,6 +39,8 @@ from eden_memory.domain.ids import FactId
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.ports.stores import Vector
+
+SIZE_SECONDS = 60.0
 
 
 class MongoRanking:
@@ -51,6 +54,7 @@ class MongoRanking:
         self.text = TextIndex(ctx)
         self._space = Space(ctx)
         ctx.on_space_moved(self.atlas.forget)
+        self._size: tuple[float, int] | None = None  # (when read, documents), for the lift
 
     @property
     def text_score_threshold(self) -> float:
@@ -97,10 +101,21 @@ class MongoRanking:
             pipeline = pipelines.text_search(index, query, clauses, limit)
             documents = await self._atlas_search(pipeline, "$search")
             if documents is not None:
-                return atlas_ranking(documents, cosine=False)
+                lift = small_collection_lift(
+                    await self._collection_size(), self.ctx.options.atlas_text_threshold
+                )
+                return [Hit(h.id, h.score * lift) for h in atlas_ranking(documents, cosine=False)]
         found = visible_active(visibility, self.ctx.ids)
         candidates, total = await self.text.candidates(text, found)
         return _ranked(bm25(text, candidates, total)[:limit])
+
+    async def _collection_size(self) -> int:
+        """The facts collection's size, read again after ``SIZE_SECONDS``: only a small,
+        young collection's scores are lifted, so a stale size costs nothing in a large one."""
+        now = time.monotonic()
+        if self._size is None or now - self._size[0] > SIZE_SECONDS:
+            self._size = (now, await self.ctx.facts.estimated_count())
+        return self._size[1]
 
     async def _atlas_search(
         self, pipeline: list[Document], what: str, dimension: int | None = None

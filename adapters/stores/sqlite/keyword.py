@@ -12,11 +12,14 @@ word, in the facts and in the query alike, to its Porter stem: "attending" finds
 SQLite's ``bm25()`` is lower-is-better and negative; the score returned is its negation,
 so larger is better. Its IDF is clamped to ~0 for a word in more than half of the indexed
 facts, so a match on common words only scores near zero. The index holds the active facts
-of every agent and user (visibility filters the matches, not the statistics).
+of every agent and user (visibility filters the matches, not the statistics). In a store of
+under 12 facts scores are lifted (``small_store_lift``), so a word found in one fact still
+clears the floor there.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
 import unicodedata
@@ -47,12 +50,21 @@ from eden_memory.domain.scopes import FactVisibility
 # "Search" section of docs/decisions.md).
 TEXT_SCORE_THRESHOLD = 1.0
 MAX_QUERY_TOKENS = 32
+# What a word found in one fact of average length scores from SMALL_STORE_FACTS facts up,
+# as a multiple of the floor: FTS5's idf of such a word, ln((N - 0.5) / 1.5), reaches 2.0
+# at 12 facts. Below, it falls (0.51 at 3 facts, 0 at 2), so the floor that keeps common
+# words out of a real store would hide the one fact holding a distinctive word (the first
+# facts a user stores). ``small_store_lift`` scales scores back up to this.
+UNIQUE_WORD_SCORE = 2.0
+SMALL_STORE_FACTS = 12
 # From this many indexed facts on, words in half of them or more are left out of the query:
 # FTS5 clamps their IDF to ~0, so they add nothing to any score, yet matching them makes
 # SQLite score (and join) most of the index: ~200 ms instead of ~6 ms at 100k facts. A
 # query made only of such words then matches nothing. Smaller stores keep every word, so
 # even a one-fact store answers a query that matches it.
 PRUNE_FROM_FACTS = 1000
+# FTS5's bm25() raises an idf of zero or less to this.
+FTS5_IDF_FLOOR = 1e-6
 _WORD = re.compile(r"\w+")
 
 
@@ -78,12 +90,24 @@ def fts_query(words: list[str]) -> str | None:
     return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
-def informative(conn: sqlite3.Connection, words: list[str]) -> list[str]:
-    """``words`` without those whose stem is in half or more of the indexed facts.
+def small_store_lift(indexed: int) -> float:
+    """The factor scores of an index of ``indexed`` facts are multiplied by: 1 from 12 facts.
+
+    Below, a word in one fact of average length scores ``UNIQUE_WORD_SCORE`` times the floor,
+    as it does in a store of 12 facts, while a word in half the facts or more still scores
+    ~0 (FTS5 clamps its idf to 1e-6): the floor keeps its meaning, with fewer facts to judge
+    by. With 2 facts or fewer every idf is clamped, so every match counts.
+    """
+    idf_of_one = math.log((indexed - 0.5) / 1.5) if indexed >= 2 else 0.0
+    wanted = UNIQUE_WORD_SCORE * TEXT_SCORE_THRESHOLD
+    return max(1.0, wanted / max(idf_of_one, FTS5_IDF_FLOOR))
+
+
+def informative(conn: sqlite3.Connection, words: list[str], indexed: int) -> list[str]:
+    """``words`` without those whose stem is in half or more of the ``indexed`` facts.
 
     Large indexes only; the vocabulary lists stems, so each word is looked up by its own.
     """
-    indexed = indexed_facts(conn)
     if indexed < PRUNE_FROM_FACTS or not words:
         return words
     folded = {word: index_term(word) for word in words}
@@ -144,7 +168,8 @@ def keyword_ranking(
     if not parts or limit <= 0:
         return []
     with transaction(conn, write=False):  # the check and the query see one snapshot
-        query = fts_query(informative(conn, query_words(text)))
+        indexed = indexed_facts(conn)
+        query = fts_query(informative(conn, query_words(text), indexed))
         if query is None:
             return []
         if sees_every_fact(conn, parts):
@@ -171,6 +196,8 @@ def keyword_ranking(
             if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
                 return []  # a query the sanitiser let through must not fail a search
             raise
+    lift = small_store_lift(indexed)
     return [
-        Hit(FactId(as_text(fact_id, "facts", fact_id)), float(score)) for fact_id, score in rows
+        Hit(FactId(as_text(fact_id, "facts", fact_id)), float(score) * lift)
+        for fact_id, score in rows
     ]

@@ -95,6 +95,31 @@ class SearchContract(StoreFixtures):
         assert hits[0].score > hits[1].score > 0
         assert len(await ranking.keyword_ranking("rocket", sees(A, U1), 1)) == 1
 
+    @pytest.mark.parametrize(
+        ("query", "wanted"),
+        [
+            ("email", 0),
+            ("tea", 1),
+            ("office", 2),
+            ("What is my email?", 0),
+            ("Where is the office?", 2),
+            ("Alice's email", 0),
+            ("Lyon", 2),
+        ],
+    )
+    async def test_in_a_store_of_three_facts_a_distinctive_word_clears_the_floor(
+        self, facts: FactStore, ranking: FactRanking, build: Builder, query: str, wanted: int
+    ) -> None:
+        small = [
+            build.fact("Alice's email is alice@example.com", user=U1),
+            build.fact("Alice drinks green tea every morning", user=U1),
+            build.fact("The office is in Lyon", user=U1),
+        ]
+        await facts.add_facts(small, [build.axis(n) for n in range(3)])
+        hits = await ranking.keyword_ranking(query, sees(A, U1), 10)
+        assert [h.id for h in hits][:1] == [small[wanted].id]
+        assert hits[0].score >= ranking.text_score_threshold
+
     async def test_keyword_ranking_matches_word_forms_and_leaves_out_stop_words(
         self, stores: Stores, build: Builder
     ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -154,12 +155,43 @@ async def test_the_store_sends_the_golden_vector_pipeline_and_reports_cosine() -
 async def test_the_store_sends_the_golden_text_pipeline_and_keeps_search_scores() -> None:
     store, atlas = await _atlas_store()
     tea = fact("Alice drinks green tea", user=U1)
-    await store.facts.add_facts([tea], [axis(0)])
+    others = [fact(f"Alice visited city number {i}", user=U1) for i in range(29)]
+    await store.facts.add_facts([tea, *others], [axis(0)] * 30)
     atlas.answers["$search"] = [(tea.id, 2.5)]
     ranking = await store.ranking.keyword_ranking("green tea", VISIBLE, 10)
     assert atlas.pipelines == [TEXT_GOLDEN]
-    assert ranking == [Hit(tea.id, 2.5)]
+    assert ranking == [Hit(tea.id, 2.5)]  # 30 facts: Atlas's idf is the floor's own scale
     assert store.ranking.text_score_threshold == 1.5
+
+
+@pytest.mark.parametrize("size", [1, 3, 5])
+async def test_in_a_young_collection_a_word_in_one_fact_clears_the_floor(size: int) -> None:
+    store, atlas = await _atlas_store()
+    facts = [fact(f"Alice note {i}", user=U1) for i in range(size)]
+    await store.facts.add_facts(facts, [axis(0)] * size)
+    # What Lucene's BM25 gives a word in one of ``size`` documents, at average length.
+    unique = math.log(1 + (size - 0.5) / 1.5)
+    common = math.log(1 + 0.5 / (size + 0.5))  # a word in every document
+    atlas.answers["$search"] = [(facts[0].id, unique), (facts[-1].id, common)]
+    ranking = await store.ranking.keyword_ranking("note", VISIBLE, 10)
+    floor = store.ranking.text_score_threshold
+    assert ranking[0].score == pytest.approx(2 * floor)
+    assert unique < floor  # what Atlas answered would have been dropped
+    if size > 1:
+        assert ranking[1].score < floor  # a word in every fact still does not count
+
+
+async def test_the_collection_size_is_read_once_a_minute() -> None:
+    store, atlas = await _atlas_store()
+    tea = fact("Alice drinks green tea", user=U1)
+    await store.facts.add_facts([tea], [axis(0)])
+    atlas.answers["$search"] = [(tea.id, 1.0)]
+    first = await store.ranking.keyword_ranking("tea", VISIBLE, 10)
+    more = [fact(f"Alice visited city number {i}", user=U1) for i in range(40)]
+    await store.facts.add_facts(more, [axis(0)] * 40)
+    assert await store.ranking.keyword_ranking("tea", VISIBLE, 10) == first
+    store.ranking._size = None  # the minute has passed
+    assert await store.ranking.keyword_ranking("tea", VISIBLE, 10) == [Hit(tea.id, 1.0)]
 
 
 def test_a_larger_max_num_candidates_still_stays_within_atlas_s_ceiling() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -192,3 +193,49 @@ async def test_an_older_file_counts_its_fact_partitions_when_upgraded(tmp_path: 
         alone = FactVisibility(A, UserId("u1"), frozenset({Scope.AGENT, Scope.USER}))
         assert not seen_whole(path, alone)  # agent b's partition is not A's
         assert len(await store.ranking.keyword_ranking("kayak", alone, 5)) == 2
+
+
+SMALL = [
+    "Alice's email is alice@example.com",
+    "Alice drinks green tea every morning",
+    "The office is in Lyon",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "wanted"),
+    [("email", 0), ("tea", 1), ("office", 2), ("What is my email?", 0), ("Alice's email", 0)],
+)
+async def test_in_a_store_of_three_facts_a_distinctive_word_clears_the_floor(
+    tmp_path: Path, query: str, wanted: int
+) -> None:
+    async with await open_sqlite(tmp_path / "memory.db") as store:
+        facts = [fact(n, text) for n, text in enumerate(SMALL)]
+        await store.facts.add_facts(facts, [[1.0, 0.0]] * 3)
+        hits = await store.ranking.keyword_ranking(query, VIEWER, 5)
+        assert hits[0].id == facts[wanted].id
+        assert hits[0].score >= store.ranking.text_score_threshold
+        # "alice" is in two of the three facts: alone, it says nothing.
+        common = await store.ranking.keyword_ranking("alice", VIEWER, 5)
+        assert all(h.score < store.ranking.text_score_threshold for h in common)
+
+
+def _unique_word_score(indexed: int) -> float:
+    """FTS5's score of a word in one of ``indexed`` facts, at average length, lifted."""
+    idf = max(math.log((indexed - 0.5) / 1.5), keyword.FTS5_IDF_FLOOR)
+    return idf * keyword.small_store_lift(indexed)
+
+
+@given(st.integers(min_value=0, max_value=10**7))
+def test_the_lift_only_ever_raises_and_leaves_stores_of_12_facts_and_more_alone(n: int) -> None:
+    lift = keyword.small_store_lift(n)
+    assert lift >= 1.0
+    assert keyword.small_store_lift(n + 1) <= lift
+    assert (lift == 1.0) == (n >= keyword.SMALL_STORE_FACTS)
+    if 1 <= n < keyword.SMALL_STORE_FACTS:  # a word in one fact scores what it does at 12 facts
+        assert _unique_word_score(n) == pytest.approx(
+            keyword.UNIQUE_WORD_SCORE * keyword.TEXT_SCORE_THRESHOLD
+        )
+    if n >= 3:  # a word in half the facts or more never clears the floor (2 facts: all do)
+        half = max(math.log((n - (n + 1) // 2 + 0.5) / ((n + 1) // 2 + 0.5)), 1e-6)
+        assert half * lift < keyword.TEXT_SCORE_THRESHOLD
