@@ -63,3 +63,17 @@ def _factor(named: TimeFilter | None, s: SearchSettings) -> float:
     if named is None:
         return 0.0
     return s.day_boost if named.day else s.time_boost
+
+
+def unraised(
+    raised: Sequence[Sequence[FusedHit]], plain: Sequence[Sequence[FusedHit]]
+) -> dict[str, float]:
+    """Each fact's score before the raises, in the query whose raised score ``merge_queries``
+    keeps (the best; of equal ones, the first)."""
+    best: dict[str, tuple[float, float]] = {}
+    for hits, before in zip(raised, plain, strict=True):
+        scores = {h.id: h.score for h in before}
+        for h in hits:
+            if h.id not in best or h.score > best[h.id][0]:
+                best[h.id] = (h.score, scores.get(h.id, h.score))
+    return {doc: base for doc, (_, base) in best.items()}

@@ -18,7 +18,7 @@ from enum import StrEnum
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
 from eden_memory.application.hits import visible_facts
-from eden_memory.application.raises import raise_candidates
+from eden_memory.application.raises import raise_candidates, unraised
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
@@ -48,10 +48,20 @@ class SearchMode(StrEnum):
 
 @dataclass(frozen=True)
 class SearchResult:
+    """One fact found. ``score`` orders the results: the fused score in hybrid mode (the
+    retriever's own alone), plus what the session and time raises added; ``base_score`` is
+    the score before them. What each number means is ``score_meaning``'s to say."""
+
     fact: Fact
-    score: float  # the fused score in hybrid mode, the retriever's own score otherwise
-    semantic_score: float | None
-    keyword_score: float | None
+    score: float
+    semantic_score: float | None  # cosine, -1 to 1
+    keyword_score: float | None  # BM25, 0 and up
+    base_score: float | None = None  # None: not known (taken to be ``score``)
+
+    @property
+    def raised_by(self) -> float:
+        """What the session and time raises added to the score (0 when none)."""
+        return 0.0 if self.base_score is None else self.score - self.base_score
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,7 @@ class SearchDebug:
     fusion: str = ""  # e.g. "score 0.5/0.5" or "rrf k=60 1.0/1.0"
     queries: list[QueryDebug] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    fused_by: Fusion | None = None  # the fusion of a hybrid search (None alone)
 
 
 @dataclass(frozen=True)
@@ -151,12 +162,16 @@ class FactSearch:
             [f for _, f in per_query],
             scopes.visibility,
         )
-        merged = merge_queries([c.hits[:k] for c in context])
+        kept = [c.hits[:k] for c in context]
+        merged = merge_queries(kept)
+        before = unraised(kept, [f for _, f in per_query])
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
         facts |= await visible_facts(self.facts, wanted, scopes.visibility) if wanted else {}
         seconds["read_facts"] = time.perf_counter() - started
         results = [
-            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score)
+            SearchResult(
+                facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, before[h.id]
+            )
             for h in merged
             if h.id in facts
         ]
@@ -186,6 +201,7 @@ class FactSearch:
         ]
         info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
+        info.fused_by = rule.fusion if mode is SearchMode.HYBRID else None
         return SearchResponse(results, info)
 
     async def _embed(
