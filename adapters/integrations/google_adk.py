@@ -26,6 +26,7 @@ from typing import Any
 
 from eden_memory.adapters.integrations.google_adk_agent import MemoryTool, TurnRecorder
 from eden_memory.application.conversation import Conversation
+from eden_memory.application.score_meaning import shown_score
 from eden_memory.application.search import SearchResult
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError, MissingExtraError, NotFoundError
@@ -155,14 +156,19 @@ class EdenMemoryService(BaseMemoryService):
 
 
 def memory_entry(hit: SearchResult) -> MemoryEntry:
-    """A fact as ADK shows memories: its text, when it was formed, its scope and score.
+    """A fact as ADK shows memories: its text, when it was formed, its scope and score (as
+    every surface shows it: before the raises, which are given apart; see ``score_meaning``).
     No author: a fact is a statement about someone, not something they said."""
     fact = hit.fact
     return MemoryEntry(
         id=fact.id,
         content=types.Content(role="user", parts=[types.Part(text=fact.content)]),
         timestamp=fact.formed_at.isoformat(),
-        custom_metadata={"scope": fact.scope.value, "score": hit.score},
+        custom_metadata={
+            "scope": fact.scope.value,
+            "score": shown_score(hit),
+            "raise": hit.raised_by,
+        },
     )
 
 

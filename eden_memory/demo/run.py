@@ -14,6 +14,8 @@ from rich.table import Table
 
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.application.reports import FormationReport
+from eden_memory.application.score_meaning import RAISE, result_meaning, shown_score
+from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.demo.real_model import AnsweredBy, describe, provider_llm
@@ -152,18 +154,25 @@ async def _show_memory(memory: MemoryService, console: Console) -> None:
             title="Memory context for Alice's next session",
         )
     )
+    scored = result_meaning(SearchMode.HYBRID, memory.settings.search.fusion)
     for user, queries in QUERIES:
         found = await memory.search_facts(
             memory.conversation(AGENT, f"{user}-search", [user]), list(queries)
         )
-        table = Table(title=f"search_facts {list(queries)} as {user}")
+        table = Table(
+            title=f"search_facts {list(queries)} as {user}",
+            caption="\n".join(m.line() for m in (scored, RAISE)),
+            caption_justify="left",
+        )
         table.add_column("score", justify="right")
+        table.add_column("raise", justify="right")
         table.add_column("scope")
         table.add_column("fact")
         for r in found.results:
-            table.add_row(f"{r.score:.4f}", r.fact.scope.value, r.fact.content)
+            raised = f"+{r.raised_by:.4f}" if r.raised_by else ""
+            table.add_row(f"{shown_score(r):.4f}", raised, r.fact.scope.value, r.fact.content)
         if not found.results:
-            table.add_row("-", "-", "nothing visible to this user")
+            table.add_row("-", "-", "-", "nothing visible to this user")
         console.print(table)
     retired = await memory.admin.list_facts(AGENT_ID, status=FactStatus.RETIRED, limit=1000)
     active = await memory.admin.list_facts(AGENT_ID, limit=1000)

@@ -13,6 +13,7 @@ from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.tools.rendering import render_results
 from eden_memory.application.ingestion import FactInput
+from eden_memory.application.score_meaning import shown_score
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
@@ -155,4 +156,24 @@ async def test_the_tool_debug_lines_say_what_was_raised(stores: Stores) -> None:
     assert f'"{question}" names a day: facts said then x3' in text
     noisy = next(r for r in found.results if r.fact.content == "The hotel was noisy")
     assert f"{noisy.fact.id}: score" in text
-    assert "session +" in text.split(f"{noisy.fact.id}: score")[1].splitlines()[0]
+    line = text.split(f"{noisy.fact.id}: score")[1].splitlines()[0]
+    assert "session +" in line
+    assert f" raise +{noisy.raised_by:.4f}" in line
+    assert "  bm25: the keyword retriever's raw score: BM25, 0 and up, unbounded" in text
+    assert "  score: BM25 keyword score" in text  # keyword search alone: its own score
+
+
+async def test_a_raised_hybrid_result_shows_its_0_1_score_and_the_raise_apart(
+    stores: Stores,
+) -> None:
+    memory = await _memory(stores, TRIP)
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    found = await memory.search_facts(conv, ["Lisbon hotel"], thresholds=False)
+    noisy = next(r for r in found.results if r.fact.content == "The hotel was noisy")
+    assert noisy.raised_by > 0  # its session-mate ranks first
+    for r in found.results:
+        assert 0.0 <= shown_score(r) <= 1.0
+        assert r.score == pytest.approx(shown_score(r) + r.raised_by)
+    assert [r.score for r in found.results] == sorted(
+        (r.score for r in found.results), reverse=True
+    )
