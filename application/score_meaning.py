@@ -36,7 +36,7 @@ HYBRID = Meaning(
 RRF = Meaning(
     "score",
     "reciprocal rank fusion, from ranks alone: the weighted sum of 1 / (k + rank) over the "
-    "semantic and keyword lists; higher ranks better; compare within a search, not a confidence",
+    "semantic and keyword lists; higher is better; compare within a search, not a confidence",
 )
 SEMANTIC_ALONE = Meaning(
     "score", "cosine similarity of the query and the fact, -1 to 1 (semantic search alone)"
