@@ -21,22 +21,29 @@ from eden_memory.application.inspection import (
     ConsolidationStatus,
     ScopeStats,
     consolidation_status,
+    fact_window,
     scope_stats,
 )
+from eden_memory.application.lookup import resolve
 from eden_memory.application.maintenance import reembed
 from eden_memory.application.management import Management
 from eden_memory.application.metering import UsageMeter
+from eden_memory.application.owners import OwnerPage, sessions_with_memory, users_with_memory
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.provenance import Contributions, contributions_of
 from eden_memory.application.reports import Usage
 from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.fact_window import FactWindow
 from eden_memory.domain.ids import (
     AgentId,
+    FactId,
+    ReflectionId,
     agent_id_of,
     check_id_list,
     session_id_of,
     user_id_of,
 )
+from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import ScopeKey
 
 
@@ -65,6 +72,48 @@ class Admin(Management):
     ) -> list[ConsolidationStatus]:
         keys = _keys(agent_id, user_id, session_id)
         return await consolidation_status(self.stores.buffers, self.settings, keys)
+
+    async def fact_window(self, conversation: SessionProfile, shown: int) -> FactWindow:
+        """How many of the facts ``conversation`` may see its context's recent list shows
+        (``shown``, the context's ``facts``): what to say beside an empty context."""
+        scopes = conversation.scopes(self.settings.enabled)
+        return await fact_window(self.stores.facts, scopes, shown, self.settings.facts)
+
+    async def users_with_memory(
+        self, agent_id: str, after: str | None = None, limit: int = 50
+    ) -> OwnerPage:
+        """A page of the agent's users who hold memory (facts of any status, a blob or notes),
+        ascending; ``next_after`` continues it."""
+        stores = self.stores
+        agent = agent_id_of(agent_id)
+        return await users_with_memory(stores.facts, stores.buffers, agent, after, limit)
+
+    async def sessions_with_memory(
+        self, agent_id: str, after: str | None = None, limit: int = 50
+    ) -> OwnerPage:
+        """A page of the agent's sessions that hold notes (a blob or reflections)."""
+        agent = agent_id_of(agent_id)
+        return await sessions_with_memory(self.stores.buffers, agent, after, limit)
+
+    async def resolve_fact_id(self, agent_id: str, given: str) -> FactId:
+        """The fact a whole id, or the first characters of one, names (``lookup``): for ids a
+        person types, where a cut id must work or say which facts it could mean."""
+        agent = agent_id_of(agent_id)
+        found = await resolve(
+            agent, given, "fact", lambda p, n: self.stores.facts.ids_starting_with(agent, p, n)
+        )
+        return FactId(found)
+
+    async def resolve_reflection_id(self, agent_id: str, given: str) -> ReflectionId:
+        """``resolve_fact_id`` for a reflection."""
+        agent, buffers = agent_id_of(agent_id), self.stores.buffers
+        found = await resolve(
+            agent,
+            given,
+            "reflection",
+            lambda p, n: buffers.reflection_ids_starting_with(agent, p, n),
+        )
+        return ReflectionId(found)
 
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
         """Remove all memory of one user with one agent (GDPR-style erasure): their own

@@ -1,4 +1,5 @@
-"""Stats and consolidation status per scope: what a memory dashboard shows."""
+"""Stats and consolidation status per scope, and what a context leaves out: what a memory
+dashboard shows."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from eden_memory.domain.consolidation import consolidation_due
-from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.fact_window import FactWindow
+from eden_memory.domain.scopes import ActiveScopes, Scope, ScopeKey
+from eden_memory.domain.settings import FactSettings, MemorySettings
 from eden_memory.domain.text import word_count
 from eden_memory.ports.stores import BufferStore, FactStore
 
@@ -73,3 +75,12 @@ async def consolidation_status(
             )
         )
     return out
+
+
+async def fact_window(
+    facts: FactStore, scopes: ActiveScopes, shown: int, settings: FactSettings
+) -> FactWindow:
+    """The facts ``scopes`` may see (one count per fact scope) against the ``shown`` ones."""
+    keys = [scopes.key(s) for s in (Scope.AGENT, Scope.USER) if s in scopes.fact_scopes]
+    visible = sum([await facts.count_facts(k) for k in keys])
+    return FactWindow(shown, visible, settings)

@@ -49,10 +49,14 @@ class SearchMode(StrEnum):
 
 @dataclass(frozen=True)
 class SearchResult:
+    """One fact found. ``score`` orders the results: the fused score in hybrid mode (the
+    retriever's own alone), raised for the session and the time a query names; ``relevance``
+    is its share of the best result's. What each number means is ``score_meaning``'s to say."""
+
     fact: Fact
-    score: float  # the ranking score: fused and raised in hybrid mode, the retriever's otherwise
-    semantic_score: float | None  # the cosine, in [-1, 1]
-    keyword_score: float | None  # the store's BM25 (or Atlas's score), unbounded
+    score: float
+    semantic_score: float | None  # cosine, -1 to 1
+    keyword_score: float | None  # BM25 (Atlas's score on Atlas), 0 and up, unbounded
     relevance: float = 1.0  # ``score`` as a share of the best hit's, in [0, 1] (``relative``)
 
 

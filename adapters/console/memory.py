@@ -16,6 +16,7 @@ from eden_memory.application.context import MemoryContext
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.erasure import Erasure
 from eden_memory.application.inspection import ConsolidationStatus, ScopeStats
+from eden_memory.application.owners import OwnerPage
 from eden_memory.application.provenance import Contributions
 from eden_memory.application.search import SearchResponse
 from eden_memory.application.service import MemoryService
@@ -43,11 +44,11 @@ PREVIEW_SESSION = "console-preview"  # the session a preview names when the oper
 
 
 @dataclass(frozen=True)
-class Owners:
-    """The users and sessions of an agent that hold a blob or buffered reflections."""
+class Shown:
+    """A context as a prompt would get it, and what its recent facts leave out."""
 
-    users: list[str]
-    sessions: list[str]
+    context: MemoryContext
+    note: str | None  # ``FactWindow.note``: None when the recent facts leave none out
 
 
 class ConsoleMemory:
@@ -166,15 +167,13 @@ class ConsoleMemory:
     ) -> list[ConsolidationStatus]:
         return await self._admin.consolidation_status(self.agent(agent_id), user_id, session_id)
 
-    async def owners(self, agent_id: str) -> Owners:
-        """Users and sessions with memory of their own (a blob or a buffer), sorted."""
-        agent = self.agent(agent_id)
-        buffers = self._stores.buffers
-        keys = [b.key for b in await buffers.list_consolidated(agent)]
-        keys += [r.key for r in await buffers.list_reflections(agent, None, False)]
-        users = {k.user_id for k in keys if k.user_id is not None}
-        sessions = {k.session_id for k in keys if k.session_id is not None}
-        return Owners(sorted(users), sorted(sessions))
+    async def users(self, agent_id: str, after: str | None, limit: int) -> OwnerPage:
+        """A page of the users with memory of their own: facts, a blob or notes."""
+        return await self._admin.users_with_memory(self.agent(agent_id), after, limit)
+
+    async def sessions(self, agent_id: str, after: str | None, limit: int) -> OwnerPage:
+        """A page of the sessions with notes of their own: a blob or reflections."""
+        return await self._admin.sessions_with_memory(self.agent(agent_id), after, limit)
 
     async def sessions_of(self, agent_id: str, user_id: str) -> list[SessionState]:
         agent = self.agent(agent_id)
@@ -205,12 +204,13 @@ class ConsoleMemory:
             else session.profile
         )
 
-    async def context(
-        self, agent_id: str, user_id: str | None, session_id: str | None
-    ) -> MemoryContext:
-        """Built afresh from the store: exactly what a prompt of that session would get."""
+    async def context(self, agent_id: str, user_id: str | None, session_id: str | None) -> Shown:
+        """Built afresh from the store: exactly what a prompt of that session would get, and
+        what its recent facts leave out of the facts it may see."""
         conversation = await self._conversation(agent_id, user_id, session_id)
-        return await self._service.get_context(conversation, refresh=True)
+        built = await self._service.get_context(conversation, refresh=True)
+        window = await self._admin.fact_window(conversation, built.facts)
+        return Shown(built, window.note())
 
     async def search(
         self, agent_id: str, user_id: str | None, session_id: str | None, query: str, top_k: int

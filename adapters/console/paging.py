@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TypeVar
 
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId, check_id
 from eden_memory.domain.models import Fact
 from eden_memory.ports.stores import ListingPosition
-
-T = TypeVar("T")
 
 
 def cursor_of(fact: Fact) -> str:
@@ -40,10 +37,3 @@ def position(cursor: str | None) -> ListingPosition | None:
 def next_cursor(page: Sequence[Fact], limit: int) -> str | None:
     """The next page's cursor, or None on the last page (the caller asked for one extra)."""
     return cursor_of(page[limit - 1]) if len(page) > limit else None
-
-
-def page_after(names: Sequence[str], after: str | None, limit: int) -> tuple[list[str], str | None]:
-    """A page of a sorted list of names that follow ``after``, and the next page's cursor."""
-    rest = [n for n in names if after is None or n > after]
-    chosen = rest[:limit]
-    return chosen, chosen[-1] if len(rest) > limit else None

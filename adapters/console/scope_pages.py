@@ -11,8 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from eden_memory.adapters.console.memory import ConsoleMemory
-from eden_memory.adapters.console.paging import page_after
-from eden_memory.adapters.console.params import ident, required, text
+from eden_memory.adapters.console.params import ident, required
 from eden_memory.adapters.console.rendering import page
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
@@ -47,11 +46,8 @@ async def _scope(memory: ConsoleMemory, key: ScopeKey) -> dict[str, object]:
 async def agent(request: Request) -> Response:
     memory, params = _memory(request), request.query_params
     agent_id = required(params, "agent")
-    owners = await memory.owners(agent_id)
-    users, more_users = page_after(owners.users, text(params, "users_after"), OWNERS_PAGE)
-    sessions, more_sessions = page_after(
-        owners.sessions, text(params, "sessions_after"), OWNERS_PAGE
-    )
+    users = await memory.users(agent_id, ident(params, "users_after"), OWNERS_PAGE)
+    sessions = await memory.sessions(agent_id, ident(params, "sessions_after"), OWNERS_PAGE)
     recent = await memory.facts(
         agent_id, user_id=None, scope=None, status=FactStatus.ACTIVE, after=None, limit=RECENT_FACTS
     )
@@ -61,10 +57,10 @@ async def agent(request: Request) -> Response:
         agent=agent_id,
         panel=await _scope(memory, ScopeKey.agent(agent_id)),
         stats=await memory.stats(agent_id, None, None),
-        users=users,
-        more_users=more_users,
-        sessions=sessions,
-        more_sessions=more_sessions,
+        users=users.names,
+        more_users=users.next_after,
+        sessions=sessions.names,
+        more_sessions=sessions.next_after,
         facts=recent,
     )
 

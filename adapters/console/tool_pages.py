@@ -1,4 +1,5 @@
-"""What the agent sees: its search tool with every score, its context XML; and the export."""
+"""What the agent sees: its search tool with every score (and what each means), its context
+XML (and what its recent facts leave out); and the export."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from eden_memory.adapters.console.downloads import attachment
 from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
 from eden_memory.adapters.console.params import number, required, scope_key, text, where
 from eden_memory.adapters.console.rendering import page
+from eden_memory.application.score_meaning import MEANINGS
 from eden_memory.domain.scopes import Scope, ScopeKey
 
 
@@ -37,6 +39,7 @@ async def search(request: Request) -> Response:
         top_k=top_k,
         found=found,
         facts=facts,
+        meanings=MEANINGS,
     )
 
 
@@ -44,7 +47,7 @@ async def context(request: Request) -> Response:
     memory: ConsoleMemory = request.app.state.memory
     params = request.query_params
     agent_id, user_id, session_id = where(params)
-    built = await memory.context(agent_id, user_id, session_id)
+    shown = await memory.context(agent_id, user_id, session_id)
     return page(
         request,
         "context.html",
@@ -52,7 +55,8 @@ async def context(request: Request) -> Response:
         user=user_id,
         session=session_id,
         preview_session=PREVIEW_SESSION,
-        built=built,
+        built=shown.context,
+        left_out=shown.note,
     )
 
 

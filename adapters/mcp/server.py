@@ -58,8 +58,15 @@ def build_server(memory: MemoryService, identity: ServerIdentity) -> MCPServer:
         return reply.text
 
     async def get_memory_context(user_id: str | None = None, session_id: str | None = None) -> str:
-        """The <MemoryContext> XML to put in the system prompt (empty when nothing is known)."""
-        return (await memory.get_context(who(user_id, session_id))).xml
+        """The <MemoryContext> XML to put in the system prompt. Empty when nothing is stored;
+        when only facts older than the recent window are, a line saying search_facts finds
+        them."""
+        conversation = who(user_id, session_id)
+        found = await memory.get_context(conversation)
+        if found.xml:
+            return found.xml
+        note = (await memory.admin.fact_window(conversation, found.facts)).note()
+        return "" if note is None else f"(empty memory context: {note}: call search_facts)"
 
     async def record_messages(
         messages: list[dict[str, Any]], user_id: str | None = None, session_id: str | None = None

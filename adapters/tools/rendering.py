@@ -2,7 +2,8 @@
 
 Lines look like the memory context's FIFO (``- [scope] content (age)``), so a model reads
 search results and context the same way. No XML escaping: a tool result is not inside the
-``<MemoryContext>`` document.
+``<MemoryContext>`` document. With ``debug``, each fact's scores follow, labelled and
+explained as on every other surface (``application.score_meaning``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from eden_memory.application.score_meaning import legend
 from eden_memory.application.search import SearchResponse
 from eden_memory.domain.ages import age_label
 
@@ -33,6 +35,7 @@ def _debug_lines(response: SearchResponse) -> list[str]:
     info = response.debug
     limits = ", ".join(f"{name} {value:g}" for name, value in info.thresholds.items())
     lines = ["", f"debug: mode {info.mode}; thresholds {limits}"]
+    lines += [f"  {line}" for line in legend()]
     gains: dict[str, float] = {}
     for query in info.queries:
         for doc, gain in query.session_bonus.items():
@@ -43,10 +46,10 @@ def _debug_lines(response: SearchResponse) -> list[str]:
                 f'  "{query.query}" names {kind}: facts said then x{1 + query.time_factor:g}'
             )
     for r in response.results:
-        session = f" session +{gains[str(r.fact.id)]:.4f}" if str(r.fact.id) in gains else ""
+        session = f" (session +{gains[str(r.fact.id)]:.4f})" if str(r.fact.id) in gains else ""
         lines.append(
-            f"  {r.fact.id}: score {r.score:.4f} semantic {_num(r.semantic_score)} "
-            f"keyword {_num(r.keyword_score)}{session}"
+            f"  {r.fact.id}: relevance {r.relevance:.4f} score {r.score:.4f}{session} "
+            f"cosine {_num(r.semantic_score)} bm25 {_num(r.keyword_score)}"
         )
     timings = ", ".join(
         f"{stage} {seconds * 1000:.1f} ms" for stage, seconds in info.seconds.items()

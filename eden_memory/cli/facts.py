@@ -1,4 +1,7 @@
-"""``eden-memory facts``: list, show, edit, delete, history."""
+"""``eden-memory facts``: list, show, edit, delete, history.
+
+Every command that takes a fact id also takes its first characters (4 or more, as ``git``
+takes a short hash), when they begin exactly one of the agent's facts."""
 
 from __future__ import annotations
 
@@ -18,7 +21,9 @@ app = typer.Typer(help="Read and manage facts.", no_args_is_help=True)
 Json = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
 STATUSES = ("active", "retired", "all")
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
-FactIdArg = Annotated[str, typer.Argument(help="Fact id.")]
+FactIdArg = Annotated[
+    str, typer.Argument(help="Fact id, or its first characters (4 or more) if no other has them.")
+]
 ExpectedVersion = Annotated[
     int,
     typer.Option(
@@ -68,7 +73,8 @@ def list_facts(
             for f in facts:
                 say(f.model_dump_json())
             return
-        rows(("id", "scope", "user", "status", "v", "formed", "content"), _rows(facts, memory))
+        headers = ("id", "scope", "user", "status", "v", "formed", "content")
+        rows(headers, _rows(facts, memory), stack=("id", "content"))
 
     ctx.ensure_object(State).run(work)
 
@@ -78,7 +84,7 @@ def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
     """Show one fact with all its fields."""
 
     async def work(memory: MemoryService) -> None:
-        fact = await memory.admin.get_fact(agent, fact_id)
+        fact = await memory.admin.get_fact(agent, await _resolved(memory, agent, fact_id))
         say(fact.model_dump_json(indent=2))
 
     ctx.ensure_object(State).run(work)
@@ -99,7 +105,11 @@ def edit(
 
     async def work(memory: MemoryService) -> None:
         fact = await memory.admin.edit_fact(
-            agent, fact_id, text, "cli edit", expected_version=expected_version
+            agent,
+            await _resolved(memory, agent, fact_id),
+            text,
+            "cli edit",
+            expected_version=expected_version,
         )
         say(f"fact {fact.id} is now version {fact.version}: {fact.content}")
 
@@ -113,13 +123,14 @@ def delete(
     fact_id: FactIdArg,
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask.")] = False,
 ) -> None:
-    """Delete a fact for good."""
-    if not yes:
-        typer.confirm(f"Delete fact {fact_id} for good?", abort=True)
+    """Delete a fact for good (asks first, naming the whole id and the text)."""
 
     async def work(memory: MemoryService) -> None:
-        await memory.admin.delete_fact(agent, fact_id)
-        say(f"deleted {fact_id}")
+        fact = await memory.admin.get_fact(agent, await _resolved(memory, agent, fact_id))
+        if not yes:
+            typer.confirm(f"Delete fact {fact.id} ({fact.content!r}) for good?", abort=True)
+        await memory.admin.delete_fact(agent, fact.id)
+        say(f"deleted {fact.id}")
 
     ctx.ensure_object(State).run(work)
 
@@ -129,7 +140,7 @@ def history(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, as_json: Json 
     """Every text the fact has had, oldest first."""
 
     async def work(memory: MemoryService) -> None:
-        revisions = await memory.admin.fact_history(agent, fact_id)
+        revisions = await memory.admin.fact_history(agent, await _resolved(memory, agent, fact_id))
         data = [
             [
                 str(r.version),
@@ -144,3 +155,8 @@ def history(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, as_json: Json 
         rows(("version", "until", "content", "reason"), data, as_json)
 
     ctx.ensure_object(State).run(work)
+
+
+async def _resolved(memory: MemoryService, agent: str, given: str) -> str:
+    """The whole id of the fact ``given`` names (``Admin.resolve_fact_id``)."""
+    return await memory.admin.resolve_fact_id(agent, given)

@@ -29,6 +29,7 @@ memory.register(app)
 # Commands that never embed a text: the "no local embedding model" warning would be noise.
 NO_EMBEDDINGS = {
     "context",
+    "users",
     "stats",
     "consolidation-status",
     "export",

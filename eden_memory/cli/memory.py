@@ -1,5 +1,6 @@
-"""The top-level commands: demo, context, search, stats, consolidation, cold sessions,
-export, import and re-embedding."""
+"""The top-level commands: demo, stats, consolidation, cold sessions, export, import and
+re-embedding; and the registry of every command (``context``, ``search`` and ``users`` are in
+``reading``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.cli import migrate
 from eden_memory.cli.calibrate import calibrate_command
@@ -21,18 +21,14 @@ from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
 from eden_memory.cli.local_llm import local_llm_command
 from eden_memory.cli.mcp import mcp_command
-from eden_memory.cli.output import complain, dumped, rows, say
+from eden_memory.cli.output import dumped, rows, say
 from eden_memory.cli.progress import Progress
+from eden_memory.cli.reading import context, search, users
 from eden_memory.cli.runtime import State
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.scopes import AgentMemoryConfig
 
 Json = Annotated[bool, typer.Option("--json", help="JSON (one object per line for tables).")]
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
-Session = Annotated[str, typer.Option("--session", "-s", help="Session id.")]
-Users = Annotated[
-    list[str], typer.Option("--user", "-u", help="A user of the session (repeat for a group).")
-]
 OptUser = Annotated[str | None, typer.Option("--user", "-u", help="User id.")]
 OptSession = Annotated[str | None, typer.Option("--session", "-s", help="Session id.")]
 
@@ -60,71 +56,6 @@ def demo(
         for path in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
             path.unlink(missing_ok=True)
     asyncio.run(run_demo(store, Console(emoji=False, highlight=False), llm))
-
-
-def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []) -> None:  # noqa: B006
-    """Print the memory context XML a prompt of this session would get."""
-
-    async def work(memory: MemoryService) -> None:
-        found = await memory.get_context(
-            memory.conversation(AgentMemoryConfig(agent), session, user)
-        )
-        if found.xml:
-            say(found.xml)
-        else:  # standard output stays exactly the API's (empty) context
-            complain("(no memory yet)")
-
-    ctx.ensure_object(State).run(work)
-
-
-def search(
-    ctx: typer.Context,
-    queries: Annotated[list[str], typer.Argument(help="1 to 3 queries.")],
-    agent: Agent,
-    session: Session = "cli",
-    user: Users = [],  # noqa: B006
-    top_k: Annotated[int, typer.Option(help="Results per query.")] = 10,
-    mode: SearchMode = SearchMode.HYBRID,
-    debug: bool = False,
-    as_json: Json = False,
-) -> None:
-    """search_facts, as the agent's tool would run it."""
-
-    async def work(memory: MemoryService) -> None:
-        conv = memory.conversation(AgentMemoryConfig(agent), session, user)
-        found = await memory.search_facts(conv, queries, top_k, debug=debug, mode=mode)
-        data = [
-            [
-                f"{r.score:.4f}",
-                _num(r.semantic_score),
-                _num(r.keyword_score),
-                r.fact.scope.value,
-                r.fact.id,
-                r.fact.content,
-            ]
-            for r in found.results
-        ]
-        records = [
-            {
-                "score": r.score,
-                "semantic": r.semantic_score,
-                "keyword": r.keyword_score,
-                "scope": r.fact.scope.value,
-                "id": r.fact.id,
-                "content": r.fact.content,
-            }
-            for r in found.results
-        ]
-        rows(("score", "semantic", "keyword", "scope", "id", "content"), data, as_json, records)
-        if found.debug is not None:
-            timings = ", ".join(f"{k} {v * 1000:.2f} ms" for k, v in found.debug.seconds.items())
-            say(f"timings: {timings}")
-
-    ctx.ensure_object(State).run(work)
-
-
-def _num(value: float | None) -> str:
-    return "" if value is None else f"{value:.3f}"
 
 
 def stats(
@@ -317,6 +248,7 @@ def register(app: typer.Typer) -> None:
     app.command()(demo)
     app.command()(context)
     app.command()(search)
+    app.command()(users)
     app.command()(stats)
     app.command("consolidation-status")(consolidation_status)
     app.command("process-cold")(process_cold)

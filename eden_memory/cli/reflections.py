@@ -1,4 +1,7 @@
-"""``eden-memory reflections``: the buffered notes of a scope."""
+"""``eden-memory reflections``: the buffered notes of a scope.
+
+A reflection id may be given by its first characters (4 or more) when they begin exactly one
+of the agent's reflections, as fact ids may."""
 
 from __future__ import annotations
 
@@ -14,6 +17,10 @@ from eden_memory.domain.scopes import ScopeKey
 app = typer.Typer(help="Read and manage reflections (buffered notes).", no_args_is_help=True)
 Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
 Json = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+ReflectionIdArg = Annotated[
+    str,
+    typer.Argument(help="Reflection id, or its first characters (4 or more) if no other has them."),
+]
 ExpectedVersion = Annotated[
     int,
     typer.Option(
@@ -59,7 +66,8 @@ def list_reflections(
             ]
             for r in found
         ]
-        rows(("id", "scope", "owner", "absorbed", "v", "content"), data, as_json)
+        headers = ("id", "scope", "owner", "absorbed", "v", "content")
+        rows(headers, data, as_json, stack=("id", "content"))
 
     ctx.ensure_object(State).run(work)
 
@@ -68,7 +76,7 @@ def list_reflections(
 def edit(
     ctx: typer.Context,
     agent: Agent,
-    reflection_id: str,
+    reflection_id: ReflectionIdArg,
     text: str,
     expected_version: ExpectedVersion,
 ) -> None:
@@ -78,7 +86,11 @@ def edit(
 
     async def work(memory: MemoryService) -> None:
         r = await memory.admin.edit_reflection(
-            agent, reflection_id, text, "cli edit", expected_version=expected_version
+            agent,
+            await memory.admin.resolve_reflection_id(agent, reflection_id),
+            text,
+            "cli edit",
+            expected_version=expected_version,
         )
         say(f"{r.id} is now version {r.version}: {r.content}")
 
@@ -86,11 +98,14 @@ def edit(
 
 
 @app.command()
-def history(ctx: typer.Context, agent: Agent, reflection_id: str, as_json: Json = False) -> None:
+def history(
+    ctx: typer.Context, agent: Agent, reflection_id: ReflectionIdArg, as_json: Json = False
+) -> None:
     """Every text the reflection has had, oldest first."""
 
     async def work(memory: MemoryService) -> None:
-        revisions = await memory.admin.reflection_history(agent, reflection_id)
+        whole = await memory.admin.resolve_reflection_id(agent, reflection_id)
+        revisions = await memory.admin.reflection_history(agent, whole)
         last = len(revisions) - 1
         data = [
             [
@@ -107,11 +122,12 @@ def history(ctx: typer.Context, agent: Agent, reflection_id: str, as_json: Json 
 
 
 @app.command()
-def delete(ctx: typer.Context, agent: Agent, reflection_id: str) -> None:
+def delete(ctx: typer.Context, agent: Agent, reflection_id: ReflectionIdArg) -> None:
     """Delete a buffered (not yet absorbed) reflection."""
 
     async def work(memory: MemoryService) -> None:
-        await memory.admin.delete_reflection(agent, reflection_id)
-        say(f"deleted {reflection_id}")
+        whole = await memory.admin.resolve_reflection_id(agent, reflection_id)
+        await memory.admin.delete_reflection(agent, whole)
+        say(f"deleted {whole}")
 
     ctx.ensure_object(State).run(work)

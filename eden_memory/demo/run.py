@@ -14,6 +14,7 @@ from rich.table import Table
 
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.application.reports import FormationReport
+from eden_memory.application.score_meaning import RELEVANCE
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.demo.real_model import AnsweredBy, describe, provider_llm
@@ -156,12 +157,16 @@ async def _show_memory(memory: MemoryService, console: Console) -> None:
         found = await memory.search_facts(
             memory.conversation(AGENT, f"{user}-search", [user]), list(queries)
         )
-        table = Table(title=f"search_facts {list(queries)} as {user}")
-        table.add_column("score", justify="right")
+        table = Table(
+            title=f"search_facts {list(queries)} as {user}",
+            caption=RELEVANCE.line(),
+            caption_justify="left",
+        )
+        table.add_column("relevance", justify="right")
         table.add_column("scope")
         table.add_column("fact")
         for r in found.results:
-            table.add_row(f"{r.score:.4f}", r.fact.scope.value, r.fact.content)
+            table.add_row(f"{r.relevance:.4f}", r.fact.scope.value, r.fact.content)
         if not found.results:
             table.add_row("-", "-", "nothing visible to this user")
         console.print(table)

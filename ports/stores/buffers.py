@@ -8,7 +8,7 @@ from typing import Protocol
 
 from eden_memory.domain.ids import AgentId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
-from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.scopes import Scope, ScopeKey
 
 
 class BufferStore(Protocol):
@@ -62,6 +62,21 @@ class BufferStore(Protocol):
         ...
 
     async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]: ...
+
+    async def note_owners(
+        self, agent_id: AgentId, scope: Scope, after: str | None, limit: int
+    ) -> list[str]:
+        """A page of the users (``Scope.USER``) or sessions (``Scope.SESSION``) of this agent
+        that hold a blob or reflections (absorbed or not): ascending, only those after
+        ``after``, at most ``limit``. Costs what the page holds, not what the store holds."""
+        ...
+
+    async def reflection_ids_starting_with(
+        self, agent_id: AgentId, prefix: str, limit: int
+    ) -> list[ReflectionId]:
+        """The ids of this agent's reflections (absorbed or not) that start with ``prefix``,
+        ascending, at most ``limit``: how a person's shortened id is resolved."""
+        ...
 
     async def commit_consolidation(
         self,

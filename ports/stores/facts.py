@@ -103,6 +103,17 @@ class FactStore(Protocol):
         """Active facts of one scope key."""
         ...
 
+    async def fact_users(self, agent_id: AgentId, after: UserId | None, limit: int) -> list[UserId]:
+        """A page of the users who hold user facts (any status) of this agent: ascending,
+        only those after ``after``, at most ``limit``. Costs what the page holds, not what
+        the store holds (the console's list of users with memory)."""
+        ...
+
+    async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
+        """The ids of this agent's facts (any status) that start with ``prefix``, ascending,
+        at most ``limit``: how a person's shortened id is resolved."""
+        ...
+
     async def recent_facts(
         self, visibility: FactVisibility, since: datetime, limit: int
     ) -> list[Fact]:

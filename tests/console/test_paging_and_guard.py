@@ -1,4 +1,4 @@
-"""The pure parts: keyset cursors and page windows; the guard's signatures."""
+"""The pure parts: keyset cursors; the guard's signatures."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.adapters.console.guard import Guard
-from eden_memory.adapters.console.paging import cursor_of, page_after, position
+from eden_memory.adapters.console.paging import cursor_of, position
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
@@ -48,18 +48,6 @@ def test_a_cursor_names_exactly_the_facts_position(fact_id: str, at: datetime) -
 def test_anything_else_is_not_a_position(bad: str) -> None:
     with pytest.raises(InvalidInputError):
         position(bad)
-
-
-@given(st.sets(IDS, max_size=60), st.integers(1, 10))
-def test_pages_of_names_cover_the_list_once_in_order(names: set[str], limit: int) -> None:
-    ordered, seen, after = sorted(names), [], None
-    for _ in range(len(ordered) + 2):
-        chosen, after = page_after(ordered, after, limit)
-        assert len(chosen) <= limit
-        seen += chosen
-        if after is None:
-            break
-    assert seen == ordered
 
 
 @given(st.text(min_size=1, max_size=30))

@@ -26,6 +26,7 @@ from tests.contract.store.claims import ClaimContract
 from tests.contract.store.fact_changes import FactChangeContract
 from tests.contract.store.facts import FactContract
 from tests.contract.store.keyword_changes import KeywordChangeContract
+from tests.contract.store.owners import OwnerContract
 from tests.contract.store.reflections import ConsolidationContract, ReflectionContract
 from tests.contract.store.revisions import RevisionContract
 from tests.contract.store.search import SearchContract
@@ -38,6 +39,7 @@ class StoreContract(
     FactContract,
     FactChangeContract,
     KeywordChangeContract,
+    OwnerContract,
     SearchContract,
     ReflectionContract,
     ConsolidationContract,

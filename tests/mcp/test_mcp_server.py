@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 from mcp import Client
 from mcp.types import TextContent
 
 from eden_memory.adapters.mcp.identity import ServerIdentity
 from eden_memory.adapters.mcp.server import _ended, build_server
+from eden_memory.application.ingestion import FactInput
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
+from eden_memory.application.score_meaning import COSINE, RELEVANCE
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import Story, World, make_world
@@ -97,3 +102,33 @@ def test_ending_a_session_says_which_consolidation_was_not_kept() -> None:
         "session ended; memories formed; consolidation not kept for user:nova:alice (rejected) "
         "(buffer kept)"
     )
+
+
+async def test_an_empty_context_over_older_facts_says_search_facts_finds_them() -> None:
+    world = make_world()
+    month_ago = world.clock.now() - timedelta(days=30)
+    facts = [
+        FactInput(content=f"Alice fact {n}", agent_id="nova", user_id="alice", formed_at=month_ago)
+        for n in range(3)
+    ]
+    await world.memory.admin.add_facts(facts)
+    server = build_server(world.memory, ServerIdentity(AGENT, user_id="alice"))
+    async with Client(server) as client:
+        older = _text(await client.call_tool("get_memory_context", {}))
+    assert older == (
+        "(empty memory context: no facts in the recent window (the newest 40, formed in the "
+        "last 7 days); 3 older facts are found by search: call search_facts)"
+    )
+    nobody = build_server(world.memory, ServerIdentity(AGENT, user_id="carol"))
+    async with Client(nobody) as client:
+        assert _text(await client.call_tool("get_memory_context", {})) == ""
+
+
+async def test_debug_search_labels_and_explains_every_score() -> None:
+    world = await _world()
+    server = build_server(world.memory, ServerIdentity(AGENT, user_id="alice"))
+    async with Client(server) as client:
+        found = _text(await client.call_tool("search_facts", {"query": ["email"], "debug": True}))
+    assert f"  {RELEVANCE.line()}" in found
+    assert f"  {COSINE.line()}" in found
+    assert re.search(r": relevance [01]\.\d{4} score \S+ cosine \S+ bm25 \S+", found), found

@@ -10,7 +10,7 @@ from eden_memory.adapters.stores.memory.state import StateHolder
 from eden_memory.domain.errors import ConflictError, NotFoundError
 from eden_memory.domain.ids import AgentId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
-from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.scopes import Scope, ScopeKey
 
 
 def _oldest_first(reflection: Reflection) -> tuple[datetime, datetime, str]:
@@ -94,6 +94,32 @@ class InMemoryBuffers(StateHolder):
         await self._turn()
         found = [m for m in self._state.consolidated.values() if m.agent_id == agent_id]
         return sorted(found, key=lambda m: m.key)
+
+    async def note_owners(
+        self, agent_id: AgentId, scope: Scope, after: str | None, limit: int
+    ) -> list[str]:
+        await self._turn()
+        keys = [*self._state.consolidated, *(r.key for r in self._state.reflections.values())]
+        owners: set[str] = {
+            o
+            for k in keys
+            if k.agent_id == agent_id
+            and k.scope is scope
+            and (o := k.user_id if scope is Scope.USER else k.session_id) is not None
+        }
+        found = sorted(o for o in owners if after is None or o > after)
+        return found[: max(limit, 0)]
+
+    async def reflection_ids_starting_with(
+        self, agent_id: AgentId, prefix: str, limit: int
+    ) -> list[ReflectionId]:
+        await self._turn()
+        found = [
+            i
+            for i, r in self._state.reflections.items()
+            if r.agent_id == agent_id and i.startswith(prefix)
+        ]
+        return sorted(found)[: max(limit, 0)]
 
     def _version(self, key: ScopeKey) -> int:
         current = self._state.consolidated.get(key)

@@ -132,6 +132,24 @@ class InMemoryFacts(StateHolder):
         await self._turn()
         return sum(1 for s in self._state.facts.values() if s.fact.is_active and s.fact.key == key)
 
+    async def fact_users(self, agent_id: AgentId, after: UserId | None, limit: int) -> list[UserId]:
+        await self._turn()
+        users = {
+            f.user_id
+            for f in (s.fact for s in self._state.facts.values())
+            if f.agent_id == agent_id and f.user_id is not None and f.scope is Scope.USER
+        }
+        return sorted(u for u in users if after is None or u > after)[: max(limit, 0)]
+
+    async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
+        await self._turn()
+        found = [
+            i
+            for i, s in self._state.facts.items()
+            if s.fact.agent_id == agent_id and i.startswith(prefix)
+        ]
+        return sorted(found)[: max(limit, 0)]
+
     async def recent_facts(
         self, visibility: FactVisibility, since: datetime, limit: int
     ) -> list[Fact]:

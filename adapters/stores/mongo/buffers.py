@@ -32,10 +32,11 @@ from eden_memory.adapters.stores.mongo.documents import (
     reflection_document,
 )
 from eden_memory.adapters.stores.mongo.errors import DuplicateKey
+from eden_memory.adapters.stores.mongo.owners import ids_from, owner_filter, owners_page
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
 from eden_memory.domain.ids import AgentId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
-from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.scopes import Scope, ScopeKey
 
 OLDEST_FIRST = [
     ("formed_at", 1),
@@ -148,6 +149,26 @@ class MongoBuffers:
         query = {"agent_id": self.ctx.ids.owner(agent_id, "agent_id")}
         found = await self.ctx.consolidated.find(query, sort=[("_id", 1)])
         return [self.ctx.read.blob(d) for d in found]
+
+    async def note_owners(
+        self, agent_id: AgentId, scope: Scope, after: str | None, limit: int
+    ) -> list[str]:
+        ids = self.ctx.ids
+        found, field = owner_filter(ids, agent_id, scope)
+        cursor = ids.maybe_owner(after, field)
+        pages = [
+            await owners_page(gateway, found, field, cursor, limit)
+            for gateway in (self.ctx.reflections, self.ctx.consolidated)
+        ]
+        owners = {str(o) for page in pages for o in page}
+        return sorted(owners)[: max(limit, 0)]
+
+    async def reflection_ids_starting_with(
+        self, agent_id: AgentId, prefix: str, limit: int
+    ) -> list[ReflectionId]:
+        agent = self.ctx.ids.owner(agent_id, "agent_id")
+        found = await ids_from(self.ctx.reflections, agent, prefix, limit)
+        return [ReflectionId(i) for i in found]
 
     async def commit_consolidation(
         self,

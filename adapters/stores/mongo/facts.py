@@ -20,6 +20,7 @@ from eden_memory.adapters.stores.mongo.documents import (
 )
 from eden_memory.adapters.stores.mongo.errors import DuplicateKey
 from eden_memory.adapters.stores.mongo.listing import Listing
+from eden_memory.adapters.stores.mongo.owners import ids_from, owner_filter, owners_page
 from eden_memory.adapters.stores.mongo.spaces import Space
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
@@ -165,6 +166,17 @@ class MongoFacts:
         query = {**key_filter(key, self.ctx.ids, with_session=False)}
         query["status"] = FactStatus.ACTIVE.value
         return await self.ctx.facts.count(query)
+
+    async def fact_users(self, agent_id: AgentId, after: UserId | None, limit: int) -> list[UserId]:
+        ids = self.ctx.ids
+        found, field = owner_filter(ids, agent_id, Scope.USER)
+        cursor = ids.maybe_owner(after, "user_id")
+        page = await owners_page(self.ctx.facts, found, field, cursor, limit)
+        return [UserId(str(u)) for u in page]
+
+    async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
+        agent = self.ctx.ids.owner(agent_id, "agent_id")
+        return [FactId(i) for i in await ids_from(self.ctx.facts, agent, prefix, limit)]
 
     async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:
         wanted = list(dict.fromkeys(self.ctx.ids.record(i, "fact id") for i in ids))

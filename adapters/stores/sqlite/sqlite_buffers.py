@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from eden_memory.adapters.stores.sqlite import consolidated, reflections
+from eden_memory.adapters.stores.sqlite import consolidated, owners, reflections
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.domain.ids import AgentId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
-from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.scopes import Scope, ScopeKey
 
 
 class SqliteBuffers:
@@ -59,6 +59,20 @@ class SqliteBuffers:
 
     async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]:
         return await self._handle.reader.run(lambda c: consolidated.list_consolidated(c, agent_id))
+
+    async def note_owners(
+        self, agent_id: AgentId, scope: Scope, after: str | None, limit: int
+    ) -> list[str]:
+        return await self._handle.reader.run(
+            lambda c: owners.note_owners(c, agent_id, scope, after, limit)
+        )
+
+    async def reflection_ids_starting_with(
+        self, agent_id: AgentId, prefix: str, limit: int
+    ) -> list[ReflectionId]:
+        return await self._handle.reader.run(
+            lambda c: owners.reflection_ids_from(c, agent_id, prefix, limit)
+        )
 
     async def commit_consolidation(
         self,

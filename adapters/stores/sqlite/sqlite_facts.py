@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
-from eden_memory.adapters.stores.sqlite import fact_reads, facts
+from eden_memory.adapters.stores.sqlite import fact_reads, facts, owners
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.space import current_space
 from eden_memory.domain.embedding_space import EmbeddingSpace
@@ -56,6 +56,14 @@ class SqliteFacts:
 
     async def count_facts(self, key: ScopeKey) -> int:
         return await self._handle.reader.run(lambda c: fact_reads.count_facts(c, key))
+
+    async def fact_users(self, agent_id: AgentId, after: UserId | None, limit: int) -> list[UserId]:
+        return await self._handle.reader.run(lambda c: owners.fact_users(c, agent_id, after, limit))
+
+    async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
+        return await self._handle.reader.run(
+            lambda c: owners.fact_ids_from(c, agent_id, prefix, limit)
+        )
 
     async def recent_facts(
         self, visibility: FactVisibility, since: datetime, limit: int
