@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
+
+from eden_memory.domain.errors import MissingExtraError
+
+try:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+except ModuleNotFoundError:
+    raise MissingExtraError("the MCP server", "mcp", "mcp") from None
 
 from eden_memory.adapters.mcp.identity import ServerIdentity
 from eden_memory.adapters.mcp.strict import strict_tool
