@@ -47,13 +47,18 @@ class ConfigurationError(EdenMemoryError):
 
 
 class MissingExtraError(ConfigurationError):
-    """An adapter was selected whose optional dependency is not installed."""
+    """An adapter was selected whose optional dependency is not installed.
+
+    The message is one line naming the extra and the command that installs it from the
+    checkout (eden-memory is not on a package index)."""
 
     def __init__(self, feature: str, extra: str, module: str) -> None:
         super().__init__(
-            f"{feature} needs the '{module}' package: pip install 'eden-memory[{extra}]'"
+            f"{feature} needs the '{module}' package, in the eden-memory[{extra}] extra: "
+            f'pip install -e ".[{extra}]" in the eden-memory checkout'
         )
         self.extra = extra
+        self.module = module
 
 
 class InvalidInputError(EdenMemoryError, ValueError):

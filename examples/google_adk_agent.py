@@ -1,26 +1,60 @@
 """A Google ADK agent with eden-memory as its memory service: attach, run, end the session.
 
-Run it with ``GOOGLE_API_KEY`` (or ``GEMINI_API_KEY``) set, for ADK's Gemini model; the test
-suite passes a scripted ``BaseLlm`` instead, offline::
+    pip install -e ".[embedded,adk]"
+    python examples/google_adk_agent.py             # offline: a scripted BaseLlm (below)
+    python examples/google_adk_agent.py --real      # gemini-3-flash-preview; needs
+                                                    # GOOGLE_API_KEY (or GEMINI_API_KEY)
 
-    python -m examples.google_adk_agent
+ADK ships no offline model, so ``OfflineLlm`` stands in: it calls ``search_facts`` once and
+answers with what it found.
 """
 
 from __future__ import annotations
 
-import asyncio
+import sys
+from collections.abc import AsyncGenerator
+
+from eden_memory import MissingExtraError
+
+try:
+    from eden_memory.adapters.integrations.google_adk import EdenMemoryService
+except MissingExtraError as missing:  # without the extra: one line saying which
+    sys.exit(f"error: {missing}")
 
 from google.adk.agents import LlmAgent
 from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
-from eden_memory.adapters.integrations.google_adk import EdenMemoryService
-from examples.common import AGENT, remembering_memory
+from eden_memory.demo.alice import AGENT, remembering_memory, run_example
 
 
-async def main(model: BaseLlm | str = "gemini-3-flash-preview") -> str:
+class OfflineLlm(BaseLlm):
+    """Searches memory for the email, then answers with the tool's output."""
+
+    model: str = "offline"
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        last = llm_request.contents[-1].parts or []
+        found = [p.function_response.response or {} for p in last if p.function_response]
+        if found:
+            part = types.Part(text=f"From memory: {found[0].get('output')}")
+        else:
+            call = types.FunctionCall(name="search_facts", args={"query": ["email"]})
+            part = types.Part(function_call=call)
+        usage = types.GenerateContentResponseUsageMetadata(
+            prompt_token_count=0, candidates_token_count=0
+        )
+        yield LlmResponse(content=types.Content(role="model", parts=[part]), usage_metadata=usage)
+
+
+async def main(real: bool = False) -> str:
+    model: BaseLlm | str = "gemini-3-flash-preview" if real else OfflineLlm()
     async with remembering_memory() as memory:
         helper = LlmAgent(name="helper", model=model, instruction="You are a helpful assistant.")
         sessions = InMemorySessionService()
@@ -51,4 +85,4 @@ async def main(model: BaseLlm | str = "gemini-3-flash-preview") -> str:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    run_example(main, keys=["GOOGLE_API_KEY", "GEMINI_API_KEY"])

@@ -1,23 +1,73 @@
 """An OpenAI Agents SDK agent with eden-memory: attach, run, record.
 
-Run it with ``OPENAI_API_KEY`` set (the SDK's default model); the test suite passes a
-scripted model instead, offline.
+    pip install -e ".[embedded,openai-agents]"
+    python examples/openai_agents_agent.py          # offline: a scripted model (below)
+    python examples/openai_agents_agent.py --real   # the SDK's default model; OPENAI_API_KEY
+
+The SDK ships no offline model, so ``OfflineModel`` stands in: it calls ``search_facts`` once
+and answers with what it found.
 """
 
 from __future__ import annotations
 
-import asyncio
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
 
-from agents import Agent, Runner
+from eden_memory import MissingExtraError
+
+try:
+    from eden_memory.adapters.integrations.openai_agents import AgentsMemory
+except MissingExtraError as missing:  # without the extra: one line saying which
+    sys.exit(f"error: {missing}")
+
+from agents import Agent, ModelResponse, Runner, Usage, set_tracing_disabled
 from agents.models.interface import Model
+from openai.types.responses import (
+    ResponseFunctionToolCall,
+    ResponseOutputMessage,
+    ResponseOutputText,
+)
 
-from eden_memory.adapters.integrations.openai_agents import AgentsMemory
-from examples.common import AGENT, remembering_memory
+from eden_memory.demo.alice import AGENT, remembering_memory, run_example
 
 
-async def main(model: Model | None = None) -> str:
+class OfflineModel(Model):
+    """Searches memory for the email, then answers with the tool's output."""
+
+    async def get_response(
+        self, system_instructions: str | None, input: Any, *args: Any, **kwargs: Any
+    ) -> ModelResponse:
+        items = [] if isinstance(input, str) else list(input)
+        found = [i["output"] for i in items if i.get("type") == "function_call_output"]
+        output: list[Any]
+        if found:
+            text = ResponseOutputText(
+                text=f"From memory: {found[-1]}", type="output_text", annotations=[]
+            )
+            output = [
+                ResponseOutputMessage(
+                    id="m1", role="assistant", status="completed", type="message", content=[text]
+                )
+            ]
+        else:
+            call = '{"query": ["email"]}'
+            output = [
+                ResponseFunctionToolCall(
+                    type="function_call", name="search_facts", arguments=call, call_id="c1"
+                )
+            ]
+        return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        raise NotImplementedError("the offline model does not stream")
+
+
+async def main(real: bool = False) -> str:
     async with remembering_memory() as memory:
         chat = memory.conversation(AGENT, "today", ["alice"])
+        model = None if real else OfflineModel()  # None: the SDK's default model
+        set_tracing_disabled(not real)  # offline, nothing leaves this machine, traces neither
         helper = Agent(name="helper", instructions="You are a helpful assistant.", model=model)
         # The lines a host adds: attach the memory, record each run.
         memory_for = AgentsMemory(memory, chat)
@@ -28,4 +78,4 @@ async def main(model: Model | None = None) -> str:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    run_example(main, keys=["OPENAI_API_KEY"])

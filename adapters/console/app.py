@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from eden_memory.domain.errors import MissingExtraError
+
+try:
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+except ModuleNotFoundError as missing:
+    raise MissingExtraError("the console", "console", missing.name or "starlette") from None
 
 from eden_memory.adapters.console import (
     actions,

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
+
+from eden_memory.domain.errors import MissingExtraError
+
+try:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+except ModuleNotFoundError:
+    raise MissingExtraError("the MCP server", "mcp", "mcp") from None
 
 from eden_memory.adapters.mcp.identity import ServerIdentity
 from eden_memory.adapters.mcp.strict import strict_tool
-from eden_memory.adapters.tools.arguments import search_fields
+from eden_memory.adapters.tools.arguments import VALIDATORS, search_fields
 from eden_memory.adapters.tools.search_facts import DESCRIPTION, SearchFactsHandler
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.reports import FormationReport
@@ -85,7 +91,7 @@ def build_server(memory: MemoryService, identity: ServerIdentity) -> MCPServer:
         "eden-memory",
         instructions="Long-term memory: read the context, search facts, record each turn.",
         tools=[
-            strict_tool(search_facts, DESCRIPTION, search),
+            strict_tool(search_facts, DESCRIPTION, search, VALIDATORS),
             strict_tool(get_memory_context),
             strict_tool(record_messages, RECORD_DESCRIPTION),
             strict_tool(end_session),

@@ -50,13 +50,17 @@ def strict_tool(
     fn: Callable[..., Awaitable[Any]],
     description: str | None = None,
     fields: dict[str, Any] | None = None,
+    validators: dict[str, Any] | None = None,
 ) -> Tool:
-    """A tool over ``fn`` whose arguments are ``fields`` (default: ``fn``'s own), strictly."""
+    """A tool over ``fn`` whose arguments are ``fields`` (default: ``fn``'s own), strictly;
+    ``validators`` go to ``create_model`` with them."""
     tool = StrictTool.from_function(_with_reasons(fn), name=fn.__name__, description=description)
     if fields is None:
         base = tool.fn_metadata.arg_model
         fields = {name: (f.annotation, f) for name, f in base.model_fields.items()}
-    model = create_model(f"{fn.__name__}Arguments", __base__=StrictArguments, **fields)
+    model = create_model(
+        f"{fn.__name__}Arguments", __base__=StrictArguments, __validators__=validators, **fields
+    )
     tool.fn_metadata.arg_model = model
     tool.parameters = model.model_json_schema(by_alias=True)
     return tool

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bson import ObjectId
+from eden_memory.domain.errors import MissingExtraError
+
+try:
+    from bson import ObjectId
+except ModuleNotFoundError:
+    raise MissingExtraError("the v1 migration's MongoDB reader", "mongo", "pymongo") from None
 
 from eden_memory.domain.migration.values import source_id, valid_id
 from eden_memory.ports.migration import AGENTS, SESSIONS, USERS, V1Doc

@@ -26,9 +26,8 @@ FORMATS: tuple[ToolFormat, ...] = (
 DESCRIPTION = (
     "Search your long-term memory for facts you learned earlier (about this user, or things "
     "you know across users). Use it when the answer may be something you were told before "
-    "and it is not already in your memory context. Give `query`: 1 to 3 short queries, each "
-    "about one thing (`query` is the canonical name; `queries` is accepted as an alias). "
-    "Results are lines '- [scope] fact (age)'."
+    "and it is not already in your memory context. `query` is required: 1 to 3 short "
+    "queries, each about one thing. Results are lines '- [scope] fact (age)'."
 )
 
 

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from eden_memory import __version__
 from eden_memory.cli import facts, memory, reflections
+from eden_memory.cli.extras import missing_extra
 from eden_memory.cli.output import complain, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.errors import EdenMemoryError
@@ -69,11 +70,18 @@ CommandLineError: type[Exception] = typer.BadParameter.__mro__[2]
 
 def main() -> None:
     """Every error is one line on stderr, ours and the command line's (no usage box); so is
-    a file the system refuses (a folder given for a file, a missing folder, no permission)."""
+    a file the system refuses (a folder given for a file, a missing folder, no permission),
+    and an optional package a command needs but no extra installed."""
     try:
         code = app(standalone_mode=False)
     except EdenMemoryError as error:
         complain(f"error: {error}")
+        sys.exit(1)
+    except ModuleNotFoundError as error:  # a command's optional package (pymongo for migrate-v1)
+        named = missing_extra("this command", error)
+        if named is None:
+            raise
+        complain(f"error: {named}")
         sys.exit(1)
     except OSError as error:
         complain(f"error: {system_refusal(error)}")

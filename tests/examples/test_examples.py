@@ -1,25 +1,116 @@
-"""Every example runs: offline against fakes and local stand-ins, and for real with a key."""
+"""Every example runs as a user runs it: ``python examples/<name>.py`` from the checkout.
+
+Each runs in its own process with the package installed as ``pip install -e .`` installs it
+(``tests.installed``: ``examples`` itself is not importable), no API key in the environment,
+and the network closed: offline is the default. ``--real`` without its key, and a missing
+extra, end in one line saying what to do.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from openai import AsyncOpenAI
 
-from examples import background_host, mcp_session, openai_loop
+from tests.installed import ROOT, user_env, user_site
 from tests.network_guard import integration_enabled
 from tests.providers import openai_wire
 from tests.providers.standin import Reply, StandIn
 
+EMAIL = "- [user] Alice's email is alice@example.com"
+# What each example prints when it ran through (every file of examples/ is listed).
+PRINTS = {
+    "background_host": ["formation started = True", "- [user] Alice lives in Lyon"],
+    "gemini_loop": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
+    "google_adk_agent": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
+    "langgraph_agent": [EMAIL, "messages recorded: 2"],
+    "mcp_session": [EMAIL, "search_facts", "a call for bob is refused: True"],
+    "openai_agents_agent": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
+    "openai_loop": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
+    "pydantic_ai_agent": [EMAIL, "messages recorded: 2"],
+}
+# Examples whose --real path needs a key, and that key.
+KEYS = {
+    "gemini_loop": "GEMINI_API_KEY",
+    "google_adk_agent": "GOOGLE_API_KEY",
+    "openai_agents_agent": "OPENAI_API_KEY",
+    "openai_loop": "OPENAI_API_KEY",
+    "pydantic_ai_agent": "OPENAI_API_KEY",
+}
+# (example, a package its extra installs, the extra)
+EXTRAS = [
+    ("pydantic_ai_agent", "pydantic_ai", "pydantic-ai"),
+    ("openai_agents_agent", "agents", "openai-agents"),
+    ("langgraph_agent", "langchain", "langgraph"),
+    ("google_adk_agent", "google.adk", "adk"),
+    ("mcp_session", "mcp", "mcp"),
+    ("openai_loop", "openai", "openai"),
+    ("gemini_loop", "google.genai", "gemini"),
+]
 
-@pytest.fixture
-def openai_server() -> Iterator[StandIn]:
-    with StandIn(openai_wire.respond, openai_wire.authorize) as server:
-        yield server
+
+def run_example(
+    tmp_path: Path, name: str, *args: str, without: tuple[str, ...] = (), **env: str
+) -> subprocess.CompletedProcess[str]:
+    site = user_site(tmp_path / "site", without, offline=not env.get("EDEN_MEMORY_INTEGRATION"))
+    return subprocess.run(
+        [sys.executable, f"examples/{name}.py", *args],
+        cwd=ROOT,
+        env=user_env(site, **env),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+def test_every_example_is_run_here() -> None:
+    files = {p.stem for p in (ROOT / "examples").glob("*.py")} - {"__init__"}
+    assert files == set(PRINTS)
+
+
+@pytest.mark.parametrize("name", sorted(PRINTS))
+def test_the_example_runs_offline_as_a_script(tmp_path: Path, name: str) -> None:
+    done = run_example(tmp_path, name)
+    assert done.returncode == 0, done.stderr
+    for text in PRINTS[name]:
+        assert text in done.stdout, done.stdout
+    assert "went online" not in done.stderr
+
+
+@pytest.mark.parametrize("name", sorted(KEYS))
+def test_real_without_its_key_says_so_in_one_line(tmp_path: Path, name: str) -> None:
+    done = run_example(tmp_path, name, "--real")
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith("error: --real needs ")
+    assert KEYS[name] in line
+
+
+def test_real_langgraph_names_the_package_its_model_needs(tmp_path: Path) -> None:
+    done = run_example(
+        tmp_path, "langgraph_agent", "--real", without=("langchain_openai",), OPENAI_API_KEY="k"
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "error: --real needs the langchain_openai package: pip install langchain-openai"
+    ]
+
+
+@pytest.mark.parametrize(("name", "missing", "extra"), EXTRAS, ids=[e[0] for e in EXTRAS])
+def test_without_its_extra_an_example_names_it_in_one_line(
+    tmp_path: Path, name: str, missing: str, extra: str
+) -> None:
+    done = run_example(tmp_path, name, without=(missing,))
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith("error: ")
+    assert f'pip install -e ".[{extra}]"' in line
 
 
 def _tool_call_body(arguments: dict[str, Any]) -> dict[str, Any]:
@@ -31,19 +122,26 @@ def _tool_call_body(arguments: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-async def test_the_openai_loop_serves_search_facts_offline(openai_server: StandIn) -> None:
-    openai_server.queue(
-        Reply(200, _tool_call_body({"queries": ["email"]})),
-        Reply(200, openai_wire.chat_body("Your email is alice@example.com.")),
-    )
-    client = AsyncOpenAI(api_key="sk-test", base_url=openai_server.url + "/v1")
-    assert await openai_loop.main(client) == "Your email is alice@example.com."
-    first, second = (r.body for r in openai_server.requests)
-    assert first["tools"][0]["function"]["name"] == "search_facts"
-    assert "Alice wants short answers" in first["messages"][0]["content"]
-    tool_result = second["messages"][-1]
-    assert tool_result["tool_call_id"] == "call_1"
-    assert "- [user] Alice's email is alice@example.com" in tool_result["content"]
+def test_the_openai_loop_real_path_against_a_local_stand_in(tmp_path: Path) -> None:
+    """``--real`` as a user with an OpenAI-compatible server runs it: OPENAI_BASE_URL."""
+    with StandIn(openai_wire.respond, openai_wire.authorize) as server:
+        server.queue(
+            Reply(200, _tool_call_body({"query": ["email"]})),
+            Reply(200, openai_wire.chat_body("Your email is alice@example.com.")),
+        )
+        done = run_example(
+            tmp_path,
+            "openai_loop",
+            "--real",
+            OPENAI_API_KEY="sk-test",
+            OPENAI_BASE_URL=server.url + "/v1",
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Your email is alice@example.com."
+    first, second = (r.body for r in server.requests)
+    assert first["tools"][0]["function"]["parameters"]["required"] == ["query"]
+    assert "Alice wants short answers" in first["messages"][0]["content"]  # the context
+    assert EMAIL in second["messages"][-1]["content"]  # the tool's answer went back
 
 
 @pytest.mark.integration
@@ -51,67 +149,9 @@ async def test_the_openai_loop_serves_search_facts_offline(openai_server: StandI
     not (integration_enabled() and os.environ.get("OPENAI_API_KEY")),
     reason="needs OPENAI_API_KEY and EDEN_MEMORY_INTEGRATION=1",
 )
-async def test_the_openai_loop_with_the_real_api() -> None:
-    assert "alice@example.com" in await openai_loop.main()
-
-
-async def test_the_mcp_session_finds_alices_fact() -> None:
-    assert "alice@example.com" in await mcp_session.main()
-
-
-async def test_the_background_host_forms_memories_after_turns() -> None:
-    assert "Alice lives in Lyon" in await background_host.main()
-
-
-async def test_the_pydantic_ai_agent_remembers_offline() -> None:
-    from examples import pydantic_ai_agent
-
-    answer = await pydantic_ai_agent.main()
-    assert "Alice's email is alice@example.com" in answer
-
-
-async def test_the_openai_agents_example_remembers_offline() -> None:
-    from examples import openai_agents_agent
-    from tests.integrations.agents_fake import ScriptedModel, call, text
-
-    def answer(instructions: str | None, items: list[Any]) -> list[Any]:
-        output = next(i["output"] for i in items if i.get("type") == "function_call_output")
-        return text(f"From memory: {output}")
-
-    model = ScriptedModel(lambda i, items: call("search_facts", '{"query": ["email"]}'), answer)
-    answer_text = await openai_agents_agent.main(model)
-    assert "Alice's email is alice@example.com" in answer_text
-    assert model.instructions[0] is not None
-    assert "Alice wants short answers" in model.instructions[0]  # the context
-
-
-async def test_the_langgraph_example_remembers_offline() -> None:
-    from langchain_core.messages import AIMessage, BaseMessage
-
-    from examples import langgraph_agent
-    from tests.integrations.langchain_fake import ScriptedChatModel
-
-    def search(messages: list[BaseMessage]) -> AIMessage:
-        call = {"name": "search_facts", "args": {"query": ["email"]}, "id": "c1"}
-        return AIMessage("", tool_calls=[call])
-
-    def answer(messages: list[BaseMessage]) -> AIMessage:
-        return AIMessage(f"From memory: {messages[-1].text}")
-
-    model = ScriptedChatModel(steps=[search, answer], prompts=[])
-    reply = await langgraph_agent.main(model)
-    assert "Alice's email is alice@example.com" in reply
-    system = str(model.prompts[0][0].text)
-    assert system.startswith("You are a helpful assistant.\n\n<MemoryContext>")  # the context
-    assert "Alice wants short answers" in system
-
-
-async def test_the_google_adk_example_remembers_offline() -> None:
-    from examples import google_adk_agent
-    from tests.integrations.adk_fake import ScriptedLlm, call, echo_tool_result, system_of
-
-    search = call("search_facts", {"query": ["email"]})
-    model = ScriptedLlm(steps=[search, echo_tool_result("From memory: ")])
-    answer = await google_adk_agent.main(model)
-    assert "Alice's email is alice@example.com" in answer
-    assert "Alice wants short answers" in system_of(model.requests[0])  # the context
+@pytest.mark.parametrize("name", ["openai_loop", "openai_agents_agent", "pydantic_ai_agent"])
+def test_the_openai_examples_with_the_real_api(tmp_path: Path, name: str) -> None:
+    key = os.environ["OPENAI_API_KEY"]
+    done = run_example(tmp_path, name, "--real", OPENAI_API_KEY=key, EDEN_MEMORY_INTEGRATION="1")
+    assert done.returncode == 0, done.stderr
+    assert "alice@example.com" in done.stdout

@@ -1,4 +1,4 @@
-"""The Gemini loop example, offline against the stand-in and for real with a key.
+"""The Gemini loop example as a user runs it, offline and for real with a key.
 
 Apart from the other examples: it needs only the ``gemini`` extra, so the Gemini adapters'
 own check on google-genai 3.x (``scripts/check-genai3``) runs it too.
@@ -7,39 +7,35 @@ own check on google-genai 3.x (``scripts/check-genai3``) runs it too.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from google import genai
-from google.genai import types
 
-from examples import gemini_loop
+from tests.installed import ROOT, user_env, user_site
 from tests.network_guard import integration_enabled
-from tests.providers import gemini_wire
-from tests.providers.standin import Reply, StandIn
+
+FOUND = 'From memory: Facts found for "email", best first:\n- [user] Alice\'s email is'
 
 
-@pytest.fixture
-def gemini_server() -> Iterator[StandIn]:
-    with StandIn(gemini_wire.respond, gemini_wire.authorize) as server:
-        yield server
-
-
-async def test_the_gemini_loop_serves_search_facts_offline(gemini_server: StandIn) -> None:
-    call = gemini_wire.generate_body(None)
-    call["candidates"][0]["content"] = {
-        "role": "model",
-        "parts": [{"functionCall": {"name": "search_facts", "args": {"queries": ["email"]}}}],
-    }
-    gemini_server.queue(
-        Reply(200, call), Reply(200, gemini_wire.generate_body("It is alice@example.com."))
+def _run(tmp_path: Path, *args: str, online: bool = False, **env: str) -> str:
+    site = user_site(tmp_path / "site", offline=not online)
+    done = subprocess.run(
+        [sys.executable, "examples/gemini_loop.py", *args],
+        cwd=ROOT,
+        env=user_env(site, **env),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
     )
-    options = types.HttpOptions(base_url=gemini_server.url)
-    client = genai.Client(api_key="test-key", http_options=options)
-    assert await gemini_loop.main(client) == "It is alice@example.com."
-    second = gemini_server.requests[1].body
-    response = second["contents"][-1]["parts"][0]["functionResponse"]
-    assert "Alice's email is alice@example.com" in response["response"]["output"]
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_gemini_loop_serves_search_facts_offline(tmp_path: Path) -> None:
+    assert FOUND in _run(tmp_path)
 
 
 @pytest.mark.integration
@@ -50,5 +46,6 @@ async def test_the_gemini_loop_serves_search_facts_offline(gemini_server: StandI
     ),
     reason="needs GEMINI_API_KEY (or GOOGLE_API_KEY) and EDEN_MEMORY_INTEGRATION=1",
 )
-async def test_the_gemini_loop_with_the_real_api() -> None:
-    assert "alice@example.com" in await gemini_loop.main()
+def test_the_gemini_loop_with_the_real_api(tmp_path: Path) -> None:
+    key = os.environ.get("GEMINI_API_KEY") or os.environ["GOOGLE_API_KEY"]
+    assert "alice@example.com" in _run(tmp_path, "--real", online=True, GEMINI_API_KEY=key)

@@ -315,5 +315,5 @@ def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) 
         monkeypatch.setitem(sys.modules, name, None)
     for module in ("google_adk", "google_adk_agent"):
         monkeypatch.delitem(sys.modules, f"eden_memory.adapters.integrations.{module}")
-    with pytest.raises(MissingExtraError, match=r"pip install 'eden-memory\[adk\]'"):
+    with pytest.raises(MissingExtraError, match=r'pip install -e "\.\[adk\]"'):
         importlib.import_module("eden_memory.adapters.integrations.google_adk")

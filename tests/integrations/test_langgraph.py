@@ -71,5 +71,5 @@ def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) 
     for name in ("langchain_core", "langchain_core.messages", "langchain_core.tools"):
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, "eden_memory.adapters.integrations.langgraph")
-    with pytest.raises(MissingExtraError, match=r"pip install 'eden-memory\[langgraph\]'"):
+    with pytest.raises(MissingExtraError, match=r'pip install -e "\.\[langgraph\]"'):
         importlib.import_module("eden_memory.adapters.integrations.langgraph")

@@ -56,5 +56,5 @@ async def test_a_run_is_recorded_and_a_later_run_sees_and_searches_the_memory() 
 def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "agents", None)
     monkeypatch.delitem(sys.modules, "eden_memory.adapters.integrations.openai_agents")
-    with pytest.raises(MissingExtraError, match=r"pip install 'eden-memory\[openai-agents\]'"):
+    with pytest.raises(MissingExtraError, match=r'pip install -e "\.\[openai-agents\]"'):
         importlib.import_module("eden_memory.adapters.integrations.openai_agents")

@@ -90,5 +90,5 @@ async def test_an_existing_agent_takes_the_capability_per_run() -> None:
 def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pydantic_ai", None)
     monkeypatch.delitem(sys.modules, "eden_memory.adapters.integrations.pydantic_ai")
-    with pytest.raises(MissingExtraError, match=r"pip install 'eden-memory\[pydantic-ai\]'"):
+    with pytest.raises(MissingExtraError, match=r'pip install -e "\.\[pydantic-ai\]"'):
         importlib.import_module("eden_memory.adapters.integrations.pydantic_ai")

@@ -14,7 +14,9 @@ from tests.mcp.test_mcp_server import AGENT, _text, _world
 BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("search_facts", {"queries": ["x"], "top_k": 10**30}, "top_k: "),
     ("search_facts", {"queries": ["x"], "top_k": "many"}, "top_k: "),
-    ("search_facts", {"queries": ["x"] * 5}, "queries: "),
+    ("search_facts", {"queries": ["x"] * 5}, "query: "),  # the older name, read as query
+    ("search_facts", {"query": ["x"] * 5}, "query: "),
+    ("search_facts", {"top_k": 3}, "query: "),
     ("search_facts", {"queries": ["x"], "topk": 3}, "topk: "),
     ("record_messages", {"messages": "hello"}, "messages: "),
     ("record_messages", {"messages": [{"role": "user", "text": "hi", "sent_at": "no"}]}, "sent_at"),

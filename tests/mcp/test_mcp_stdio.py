@@ -77,5 +77,6 @@ def test_without_the_mcp_extra_the_command_says_which_extra_in_one_line(tmp_path
     )
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        "error: the MCP server needs the 'mcp' package: pip install 'eden-memory[mcp]'"
+        "error: the MCP server needs the 'mcp' package, in the eden-memory[mcp] extra: "
+        'pip install -e ".[mcp]" in the eden-memory checkout'
     ]

@@ -42,13 +42,17 @@ def test_every_format_carries_the_same_limits() -> None:
     assert gemini.parameters_json_schema == parameters()
 
 
-def test_the_schema_is_the_arguments_model_and_names_query_canonical() -> None:
+def test_the_schema_is_the_arguments_model_and_requires_query() -> None:
     schema = parameters()
-    assert set(schema["properties"]) == {"query", "queries", "top_k", "debug"}
+    assert set(schema["properties"]) == {"query", "top_k", "debug"}
+    assert schema["required"] == ["query"]
     assert schema["additionalProperties"] is False
-    assert "`query` is the canonical name" in DESCRIPTION
+    assert "`query` is required" in DESCRIPTION
     model = arguments_model()
     assert model.model_validate({"query": ["a"]}).model_dump()["top_k"] == 10
+    assert model.model_validate({"queries": "a"}).model_dump()["query"] == "a"  # older name
+    with pytest.raises(ValidationError, match="query"):
+        model.model_validate({})
     with pytest.raises(ValidationError, match="at most 3 items"):
         model.model_validate({"query": ["a", "b", "c", "d"]})
     with pytest.raises(ValidationError, match="Extra inputs are not permitted"):

@@ -1,6 +1,6 @@
 """The MongoDB store: Atlas Vector Search and Atlas Search at scale, any MongoDB server below.
 
-Needs the ``mongo`` extra (``pip install 'eden-memory[mongo]'``). Setup and operations
+Needs the ``mongo`` extra (``pip install -e ".[mongo]"`` in the checkout). Setup and operations
 are in ``docs/atlas.md``.
 """
 

@@ -4,6 +4,13 @@ It needs only the standard library and numpy (the ``embedded`` extra), so a host
 persistent memory with no server to run: ``stores = await open_sqlite(path)``.
 """
 
+from eden_memory.domain.errors import MissingExtraError
+
+try:
+    import numpy  # noqa: F401
+except ModuleNotFoundError:
+    raise MissingExtraError("the embedded store", "embedded", "numpy") from None
+
 from eden_memory.adapters.stores.sqlite.sqlite_buffers import SqliteBuffers
 from eden_memory.adapters.stores.sqlite.sqlite_facts import SqliteFacts
 from eden_memory.adapters.stores.sqlite.sqlite_ranking import SqliteRanking

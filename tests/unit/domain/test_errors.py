@@ -49,5 +49,7 @@ def test_not_found_is_a_key_error_with_a_readable_message() -> None:
 def test_a_missing_extra_names_the_install_command() -> None:
     error = MissingExtraError("MongoDB store", "mongo", "pymongo")
     assert error.extra == "mongo"
-    assert "pip install 'eden-memory[mongo]'" in str(error)
+    assert "eden-memory[mongo] extra" in str(error)
+    assert 'pip install -e ".[mongo]"' in str(error)  # from the checkout: not on an index
+    assert "\n" not in str(error)
     assert "pymongo" in str(error)
