@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import InvalidLLMOutputError, ProviderError
 from eden_memory.domain.model_choice import ModelRole, model_for
 from eden_memory.domain.settings import ModelSettings
@@ -56,10 +57,11 @@ class ModelRouter:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-async def embed(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+async def embed(embedder: Embedder, texts: Sequence[str], role: TextRole) -> list[list[float]]:
+    """The vectors of ``texts``, one each, embedded as ``role`` (facts: ``PASSAGE``)."""
     if not texts:
         return []
-    result = await embedder.embed(list(texts))
+    result = await embedder.embed(list(texts), role)
     if len(result.vectors) != len(texts):
         raise ProviderError(
             f"the embedder returned {len(result.vectors)} vectors for {len(texts)} texts"

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from eden_memory.application.calls import embed
 from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.spaces import require_space
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.erasure import (
     blob_after_erasure,
     emptied,
@@ -110,7 +111,7 @@ class UserErasure:
         vectors: dict[FactId, list[float]] = {}
         if reworded:
             await require_space(self.stores.facts, self.embedder)
-            made = await embed(self.embedder, [f.content for f in reworded])
+            made = await embed(self.embedder, [f.content for f in reworded], TextRole.PASSAGE)
             vectors = {f.id: v for f, v in zip(reworded, made, strict=True)}
         for before, after in changed:
             try:

@@ -20,6 +20,7 @@ from typing import Any
 from eden_memory.application.calls import embed
 from eden_memory.application.reports import Usage
 from eden_memory.application.spaces import require_space
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
@@ -121,7 +122,7 @@ class BatchWriter:
         return {p.fact.id for p in batch if p.fact.id not in kept}
 
     async def _store_fresh(self, facts: list[Fact]) -> None:
-        vectors = await embed(self._embedder, [f.content for f in facts])
+        vectors = await embed(self._embedder, [f.content for f in facts], TextRole.PASSAGE)
         stored = await self._store.add_facts(facts, vectors)
         for new, kept in zip(facts, stored, strict=True):
             if kept.id == new.id:

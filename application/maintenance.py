@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from eden_memory.application.calls import embed
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import AgentId
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactQuery, FactStore, ListingPosition
@@ -30,7 +31,7 @@ async def reembed(
             page = await facts.list_facts(query)
             if not page:
                 break
-            vectors = await embed(embedder, [f.content for f in page])
+            vectors = await embed(embedder, [f.content for f in page], TextRole.PASSAGE)
             await facts.reembed_facts(
                 embedder.space, {f.id: v for f, v in zip(page, vectors, strict=True)}
             )

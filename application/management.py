@@ -14,6 +14,7 @@ from eden_memory.application.calls import embed
 from eden_memory.application.edits import saved, unchanged, version_of
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.consolidation import replace_content
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import (
     ConflictError,
     InvalidInputError,
@@ -119,7 +120,7 @@ class Management:
         what = f"fact {fact.id}"
         unchanged(what, based_on, fact)
         space = await require_space(self.stores.facts, self.embedder)
-        [vector] = await embed(self.embedder, [text])
+        [vector] = await embed(self.embedder, [text], TextRole.PASSAGE)
         revised = fact.revised(text, self.clock.now(), reason, space=space)
         write = self.stores.facts.update_fact(revised, vector, based_on)
         return await saved(write, what, based_on, lambda: self._fact(*ids))

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.usage import EmbeddingTally, LLMTally, UsageSnapshot
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
@@ -114,10 +114,10 @@ class MeteredEmbedder:
     def space(self) -> EmbeddingSpace:
         return self._inner.space
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         model = self._inner.space.model
         try:
-            result = await self._inner.embed(texts)
+            result = await self._inner.embed(texts, role)
         except Exception:
             self._meter.record_embedding(model, EmbeddingTally(calls=1, failures=1))
             raise

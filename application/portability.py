@@ -17,7 +17,7 @@ from eden_memory.application.calls import embed
 from eden_memory.application.import_owners import AgentMap, held_ids
 from eden_memory.application.import_parsing import FORMAT, VERSION, parse_export
 from eden_memory.application.spaces import require_space
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import ConsolidatedMemory, Fact
 from eden_memory.ports.embedder import Embedder
@@ -110,7 +110,7 @@ async def _write_facts(
         for i, (f, v) in enumerate(batch)
         if f.embedding_space != space or v is None or len(v) != space.dimension
     ]
-    fresh = await embed(embedder, [batch[i][0].content for i in redo])
+    fresh = await embed(embedder, [batch[i][0].content for i in redo], TextRole.PASSAGE)
     vectors = [v or [] for _, v in batch]
     written = [f for f, _ in batch]
     for i, vector in zip(redo, fresh, strict=True):

@@ -19,6 +19,7 @@ from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
@@ -200,7 +201,7 @@ class FactSearch:
         if mode is SearchMode.KEYWORD:
             return [None] * len(queries)
         started = time.perf_counter()
-        vectors = await embed(self.embedder, queries)
+        vectors = await embed(self.embedder, queries, TextRole.QUERY)
         seconds["embed_queries"] = time.perf_counter() - started
         return list(vectors)
 

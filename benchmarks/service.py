@@ -45,7 +45,7 @@ from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.scan import HalfScan, Precision, choose
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
@@ -70,7 +70,7 @@ class PrecomputedEmbedder:
     def space(self) -> EmbeddingSpace:
         return EmbeddingSpace("bench-random", DIM)
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         return Embeddings([self.vectors.get(t) or self._unseen(t) for t in texts])
 
     def _unseen(self, text: str) -> list[float]:
@@ -200,8 +200,8 @@ class LocalQueries:
     def space(self) -> EmbeddingSpace:
         return EmbeddingSpace("bench-random", DIM)
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
-        return await self.inner.embed(texts)
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
+        return await self.inner.embed(texts, role)
 
 
 async def bench_end_to_end(store: Stores, texts: list[str]) -> None:
@@ -262,15 +262,15 @@ async def bench_local_model() -> None:
 
     embedder = LocalEmbedder()
     rng = random.Random(7)
-    await embedder.embed(["warm up"])
+    await embedder.embed(["warm up"], TextRole.QUERY)
     single = []
     for _ in range(30):
         started = time.perf_counter()
-        await embedder.embed([sentence(rng)])
+        await embedder.embed([sentence(rng)], TextRole.QUERY)
         single.append((time.perf_counter() - started) * 1000)
     batch = [sentence(rng) for _ in range(1024)]
     started = time.perf_counter()
-    await embedder.embed(batch)
+    await embedder.embed(batch, TextRole.PASSAGE)
     rate = len(batch) / (time.perf_counter() - started)
     print(
         f"local all-MiniLM-L6-v2: query embedding p50 {statistics.median(single):.1f} ms "

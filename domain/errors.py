@@ -52,10 +52,11 @@ class MissingExtraError(ConfigurationError):
     The message is one line naming the extra and the command that installs it from the
     checkout (eden-memory is not on a package index)."""
 
-    def __init__(self, feature: str, extra: str, module: str) -> None:
+    def __init__(self, feature: str, extra: str, module: str, alternative: str = "") -> None:
         super().__init__(
             f"{feature} needs the '{module}' package, in the eden-memory[{extra}] extra: "
             f'pip install -e ".[{extra}]" in the eden-memory checkout'
+            + (f"; or {alternative}" if alternative else "")
         )
         self.extra = extra
         self.module = module

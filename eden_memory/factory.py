@@ -15,7 +15,6 @@ from pathlib import Path
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig, from_environment
 from eden_memory.container.embedders import (
-    LOCAL_FALLBACK_WARNING,
     embedder_kind,
     fake_embedder,
     keyword_embedder,
@@ -32,7 +31,6 @@ from eden_memory.ports.llm import LLM
 from eden_memory.ports.stores import Stores
 
 __all__ = [
-    "LOCAL_FALLBACK_WARNING",
     "UnconfiguredLLM",
     "build_embedder",
     "local_model_available",

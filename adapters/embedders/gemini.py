@@ -4,6 +4,12 @@ Gemini normalizes only its full 3072-dimension vectors; truncated ones (``output
 dimensionality`` 768 or 1536) come back with other lengths, and stores compare by dot
 product, so every vector is normalized here. Calls are split into requests of at most 100
 texts (the ``batchEmbedContents`` limit), each retried on its own, results in input order.
+
+The task type follows the text's role: ``RETRIEVAL_QUERY`` for a search query,
+``RETRIEVAL_DOCUMENT`` for a fact, the pairing Google trains its retrieval for. A
+``task_type`` set by the user is sent for both roles (``SEMANTIC_SIMILARITY`` makes the
+embedder symmetric, as every vector was before roles). The space keeps the model's name:
+task types are instructions to one model whose vectors are made to be compared across them.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from eden_memory.adapters.provider_answers import Received
 from eden_memory.adapters.providers_common import batches, embed_in_batches
 from eden_memory.adapters.vectors import unit_vectors
 from eden_memory.adapters.wrappers.retry import RetryPolicy
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.errors import ProviderError
 from eden_memory.ports.embedder import Embeddings
 
@@ -25,6 +31,7 @@ if TYPE_CHECKING:
     from google.genai import types
 
 MAX_INPUTS_PER_REQUEST = 100
+TASK_TYPES = {TextRole.QUERY: "RETRIEVAL_QUERY", TextRole.PASSAGE: "RETRIEVAL_DOCUMENT"}
 
 
 class GeminiEmbedder:
@@ -32,8 +39,8 @@ class GeminiEmbedder:
 
     Settings: ``model`` and ``output_dimensionality`` (the embedding space; 1536 keeps
     nearly all of the 3072-dimension quality at half the storage); ``task_type`` (None:
-    the provider's default; the same embedder serves facts and queries, so a symmetric type
-    such as SEMANTIC_SIMILARITY is the alternative); ``api_key`` (default:
+    by role, ``RETRIEVAL_QUERY`` and ``RETRIEVAL_DOCUMENT``; a type given is sent for every
+    text, queries and facts alike); ``api_key`` (default:
     ``GOOGLE_API_KEY``, then ``GEMINI_API_KEY``); ``base_url``; ``max_batch_size``;
     ``timeout_seconds`` per request; ``max_retries``, ``backoff_base_seconds``,
     ``backoff_max_seconds``.
@@ -70,15 +77,17 @@ class GeminiEmbedder:
         """Close the HTTP connections (the container calls this on shutdown)."""
         await self._client.aio.aclose()
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         spans = batches(texts, self._max_items, None)
-        return await embed_in_batches(texts, spans, self._retry, self._request)
+        task_type = self._task_type or TASK_TYPES[TextRole(role)]
+        request = partial(self._request, task_type=task_type)
+        return await embed_in_batches(texts, spans, self._retry, request)
 
-    async def _request(self, batch: list[str]) -> Embeddings:
+    async def _request(self, batch: list[str], task_type: str) -> Embeddings:
         from google.genai import types
 
         config = types.EmbedContentConfig(
-            output_dimensionality=self._space.dimension, task_type=self._task_type
+            output_dimensionality=self._space.dimension, task_type=task_type
         )
         call = self._client.aio.models.embed_content(
             model=self._space.model, contents=list(batch), config=config

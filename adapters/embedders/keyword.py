@@ -19,7 +19,8 @@ _WORD = re.compile(r"\w+")
 
 
 class KeywordEmbedder(FakeEmbedder):
-    """Each word has a fixed random direction; a text is the tf-weighted sum of its words.
+    """Each word has a fixed random direction; a text is the tf-weighted sum of its words,
+    whatever its role (a query and a fact with the same words embed alike).
 
     Two texts' cosine is then close to the share of (weighted) words they have in common,
     give or take ``1/sqrt(dimension)`` of noise, which is why the default dimension is 256.

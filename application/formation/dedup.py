@@ -39,6 +39,7 @@ from eden_memory.domain.dedup import (
     plan_fact_operations,
     select_candidates,
 )
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.scopes import ActiveScopes, Scope
@@ -77,7 +78,7 @@ class FactWriter:
         if not kept:
             return PlannedFacts.nothing()
         ids = [derived_fact_id(s, scopes) for s in kept]
-        vectors = await embed(self.embedder, [s.fact.content for s in kept])
+        vectors = await embed(self.embedder, [s.fact.content for s in kept], TextRole.PASSAGE)
         candidates, versions = await self._candidates(vectors, scopes, set(ids))
         decisions = await self._decide(kept, candidates, report)
         plan = plan_fact_operations(
@@ -88,7 +89,7 @@ class FactWriter:
         for action in DedupAction:
             report.decisions[action.value] = plan.count(action)
         rewritten = _rewritten_texts(plan, kept)
-        fresh = await embed(self.embedder, rewritten)
+        fresh = await embed(self.embedder, rewritten, TextRole.PASSAGE)
         targets = {
             op.target_id for op in plan.operations if isinstance(op, UpdateFact | RetireFact)
         }
@@ -105,7 +106,7 @@ class FactWriter:
         """``planned`` with the vectors of every text it writes, from one embedding call."""
         said = [s.fact.content for s in planned.kept]
         rewritten = _rewritten_texts(planned.plan, planned.kept)
-        vectors = await embed(self.embedder, said + rewritten)
+        vectors = await embed(self.embedder, said + rewritten, TextRole.PASSAGE)
         return replace(
             planned,
             vectors=vectors[: len(said)],

@@ -22,6 +22,7 @@ from eden_memory.application.migration.model import (
     PlannedBlob,
     PlannedFact,
 )
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.ports.embedder import Embedder
@@ -122,7 +123,9 @@ class Writer:
         for batch in chunks(pending, self.fact_batch_size):
             if not self.dry_run:
                 await self._record([{"type": "fact", "id": p.fact.id} for p in batch])
-                vectors = (await self.embedder.embed([p.fact.content for p in batch])).vectors
+                vectors = (
+                    await self.embedder.embed([p.fact.content for p in batch], TextRole.PASSAGE)
+                ).vectors
                 stored = await self.stores.facts.add_facts([p.fact for p in batch], vectors)
             else:
                 stored = [p.fact for p in batch]

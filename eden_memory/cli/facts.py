@@ -101,7 +101,6 @@ def edit(
     """Change a fact's text (re-embedded; the old text stays in its history).
 
     Refused, with the newer text shown, if the fact is no longer at --expected-version."""
-    ctx.ensure_object(State).embeds = True
 
     async def work(memory: MemoryService) -> None:
         fact = await memory.admin.edit_fact(

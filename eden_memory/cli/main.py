@@ -27,19 +27,6 @@ app.add_typer(facts.app, name="facts")
 app.add_typer(reflections.app, name="reflections")
 memory.register(app)
 
-# Commands that never embed a text: the "no local embedding model" warning would be noise.
-NO_EMBEDDINGS = {
-    "context",
-    "users",
-    "stats",
-    "consolidation-status",
-    "export",
-    "reflections",
-    "facts",  # but `facts edit`, which turns it back on
-    "setup-indexes",
-    "rollback-v1",
-}
-
 
 def _version(value: bool) -> None:
     if value:
@@ -61,7 +48,7 @@ def options(
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
 ) -> None:
-    ctx.obj = State(store_path=store, embeds=ctx.invoked_subcommand not in NO_EMBEDDINGS)
+    ctx.obj = State(store_path=store)
 
 
 # Typer's own error root (its bundled click's ``ClickException``): usage errors, bad values.

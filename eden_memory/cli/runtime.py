@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -12,22 +11,14 @@ from typing import TypeVar
 
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig, from_environment
-from eden_memory.container.embedders import LOCAL_FALLBACK_WARNING
 from eden_memory.factory import open_memory
 
 T = TypeVar("T")
 
 
-class _QuietEmbedderWarning(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() != LOCAL_FALLBACK_WARNING
-
-
 @dataclass
 class State:
     store_path: Path | None = None
-    # Whether the command embeds text: if not, the fallback embedder's warning is not shown.
-    embeds: bool = True
 
     def config(self) -> EdenMemoryConfig:
         base = from_environment()
@@ -37,15 +28,8 @@ class State:
 
     @asynccontextmanager
     async def memory(self) -> AsyncIterator[MemoryService]:
-        quiet = _QuietEmbedderWarning()
-        logger = logging.getLogger("eden_memory")
-        if not self.embeds:
-            logger.addFilter(quiet)
-        try:
-            async with open_memory(self.config()) as service:
-                yield service
-        finally:
-            logger.removeFilter(quiet)
+        async with open_memory(self.config()) as service:
+            yield service
 
     def run(self, work: Callable[[MemoryService], Awaitable[T]]) -> T:
         async def go() -> T:

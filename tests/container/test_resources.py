@@ -14,6 +14,7 @@ from pymongo.errors import InvalidOperation
 from eden_memory.adapters.stores.mongo import MongoFacts
 from eden_memory.container import Container, running
 from eden_memory.container.running import resolved
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import ProviderAuthError
 from eden_memory.factory import open_stores
 from eden_memory.ports.llm import LLMRequest
@@ -91,7 +92,7 @@ async def test_provider_clients_are_closed(settings: Settings, provider: str) ->
     with pytest.raises(RuntimeError, match="client has been closed"):
         await llm.generate(REQUEST, Answer)
     with pytest.raises(RuntimeError, match="client has been closed"):
-        await embedder.embed(["hello"])
+        await embedder.embed(["hello"], TextRole.PASSAGE)
 
 
 async def test_a_container_runs_again_after_shutdown(settings: Settings, tmp_path: Path) -> None:

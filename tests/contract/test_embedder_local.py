@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from eden_memory.adapters.embedders.local import DIMENSION, LocalEmbedder, load_model
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.ports.embedder import Embedder
 from tests.contract.embedder_contract import EmbedderContract, cosine
 
@@ -21,6 +22,8 @@ def model() -> Any:
 
 
 class TestLocalEmbedder(EmbedderContract):
+    symmetric = True
+
     @pytest.fixture
     def embedder(self, model: Any) -> Embedder:
         return LocalEmbedder(model)
@@ -35,7 +38,8 @@ async def test_the_local_model_puts_paraphrases_closer_than_unrelated_text(model
                 "Alice works at Acme Corp as CTO",
                 "Alice is the chief technology officer of Acme Corp",
                 "The festival takes place in Lyon in June",
-            ]
+            ],
+            TextRole.PASSAGE,
         )
     ).vectors
     assert cosine(a, b) > 0.7

@@ -11,12 +11,24 @@ from tests.contract.embedder_contract import EmbedderContract
 
 
 class TestFakeEmbedder(EmbedderContract):
+    symmetric = True
+
     @pytest.fixture
     def embedder(self) -> Embedder:
         return FakeEmbedder()
 
 
+class TestAsymmetricFakeEmbedder(EmbedderContract):
+    symmetric = False
+
+    @pytest.fixture
+    def embedder(self) -> Embedder:
+        return FakeEmbedder(asymmetric=True)
+
+
 class TestKeywordEmbedder(EmbedderContract):
+    symmetric = True
+
     @pytest.fixture
     def embedder(self) -> Embedder:
         return KeywordEmbedder()

@@ -18,6 +18,7 @@ from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.calibration import measure
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.calibration import RECORDED
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import Story, make_world
 
@@ -95,7 +96,7 @@ async def test_dedup_offers_restatements_and_contradictions_not_unrelated_facts(
     model: Any, stored: str, new: str, candidate: bool
 ) -> None:
     embedder = LocalEmbedder(model)
-    a, b = (await embedder.embed([stored, new])).vectors
+    a, b = (await embedder.embed([stored, new], TextRole.PASSAGE)).vectors
     similarity = sum(x * y for x, y in zip(a, b, strict=True))
     floor = RECORDED["all-MiniLM-L6-v2"].dedup_floor
     assert (similarity >= floor) is candidate, similarity

@@ -9,6 +9,7 @@ import pytest
 
 from eden_memory.adapters.migration import JsonFileJournal, MongoV1Source
 from eden_memory.application.migration import Kind, agent_profiles, rollback_v1
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey
@@ -217,7 +218,7 @@ async def _seed_target(store: Stores) -> None:
         embedding_model=embedder.space.model,
         embedding_dim=embedder.space.dimension,
     )
-    vectors = (await embedder.embed([fact.content])).vectors
+    vectors = (await embedder.embed([fact.content], TextRole.PASSAGE)).vectors
     await store.facts.add_facts([fact], vectors)
     await store.buffers.add_reflections(
         [

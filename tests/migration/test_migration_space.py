@@ -8,10 +8,13 @@ import pytest
 
 from eden_memory.adapters.migration import JsonFileJournal, MongoV1Source
 from eden_memory.application.migration import MigrationOptions, migrate_v1
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import EmbeddingSpaceError
-from eden_memory.testing import KeywordEmbedder, memory_stores
+from eden_memory.domain.ids import AgentId
+from eden_memory.ports.stores import FactQuery
+from eden_memory.testing import FakeEmbedder, KeywordEmbedder, memory_stores
 from tests.migration.helpers import run, snapshot
-from tests.migration.v1_data import NOW
+from tests.migration.v1_data import AGENT_A_ID, NOW
 
 
 async def test_a_store_of_another_model_is_refused_before_anything_is_written(
@@ -29,3 +32,18 @@ async def test_a_store_of_another_model_is_refused_before_anything_is_written(
     assert other.calls == 0
     assert await snapshot(store) == before
     assert not journal.exists() or not any(journal.iterdir())
+
+
+async def test_migrated_facts_are_embedded_as_passages(
+    source: MongoV1Source, tmp_path: Path
+) -> None:
+    store = memory_stores()
+    embedder = FakeEmbedder(asymmetric=True)  # a query's vector would differ from a fact's
+    journal = JsonFileJournal(tmp_path)
+    await migrate_v1(source, store, embedder, journal, MigrationOptions(), NOW)
+    assert set(embedder.texts_by_role) == {TextRole.PASSAGE}
+    facts = await store.facts.list_facts(FactQuery(AgentId(AGENT_A_ID), limit=100))
+    vectors = await store.facts.get_vectors([f.id for f in facts])
+    assert facts
+    for fact in facts:
+        assert vectors[fact.id] == pytest.approx(embedder.vector(fact.content), abs=1e-6)

@@ -6,7 +6,7 @@ import asyncio
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.ports.embedder import Embeddings
 from eden_memory.ports.llm import LLMRequest, LLMResult, T
 
@@ -64,7 +64,7 @@ class FlakyEmbedder:
     def space(self) -> EmbeddingSpace:
         return EmbeddingSpace("flaky-embedding", 2)
 
-    async def embed(self, texts: Sequence[str]) -> Embeddings:
+    async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         self.calls += 1
         await self.in_flight.hold(self._hold)
         if self.failures:

@@ -3,8 +3,9 @@
 ``/{version}/models/{model}:generateContent`` answers what a test queues (built with
 ``generate_body`` / ``blocked_prompt_body``); ``:batchEmbedContents`` and ``:embedContent``
 compute deterministic vectors, normalized only at the full 3072 dimensions, as the real
-model does. The key ``wrong-key`` is refused the way Gemini refuses one: 400
-INVALID_ARGUMENT with reason API_KEY_INVALID.
+model does; a ``RETRIEVAL_QUERY`` vector is bent away from the text's other ones, as a task
+type changes the real model's, so a test sees which type was sent. The key ``wrong-key`` is
+refused the way Gemini refuses one: 400 INVALID_ARGUMENT with reason API_KEY_INVALID.
 """
 
 from __future__ import annotations
@@ -136,16 +137,19 @@ def blocked_prompt_body(reason: str = "SAFETY") -> dict[str, Any]:
     }
 
 
-def raw_vector_for(text: str, dimensions: int) -> list[float]:
+def raw_vector_for(text: str, dimensions: int, task_type: str | None = None) -> list[float]:
     """What the stand-in returns: unit length only at the full size, as Gemini's model."""
     unit = vector_for(text, dimensions)
+    if task_type == "RETRIEVAL_QUERY":
+        bent = [a + b for a, b in zip(unit, vector_for(f"query:{text}", dimensions), strict=True)]
+        unit = [v / norm(bent) for v in bent]
     return unit if dimensions == FULL_DIMENSIONS else [0.37 * v for v in unit]
 
 
 def _embedding(item: dict[str, Any]) -> dict[str, Any]:
     text = "".join(part.get("text", "") for part in item["content"]["parts"])
     dimensions = int(item.get("outputDimensionality", FULL_DIMENSIONS))
-    return {"values": raw_vector_for(text, dimensions)}
+    return {"values": raw_vector_for(text, dimensions, item.get("taskType"))}
 
 
 def norm(vector: list[float]) -> float:

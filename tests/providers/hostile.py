@@ -17,6 +17,7 @@ from eden_memory.adapters.embedders.gemini import GeminiEmbedder
 from eden_memory.adapters.embedders.openai import OpenAIEmbedder
 from eden_memory.adapters.llms.gemini import GeminiLLM
 from eden_memory.adapters.llms.openai import OpenAILLM
+from eden_memory.domain.embedding_space import TextRole
 from tests.providers import gemini_wire, openai_wire
 from tests.providers.conftest import FAST
 from tests.providers.schemas import GOOD, Facts, request
@@ -51,7 +52,7 @@ def _generate(llm: Any) -> Awaitable[object]:
 
 
 def _embed(embedder: Any) -> Awaitable[object]:
-    return embedder.embed(["Alice likes tea", "Bob likes coffee"])  # type: ignore[no-any-return]
+    return embedder.embed(["Alice likes tea", "Bob likes coffee"], TextRole.PASSAGE)  # type: ignore[no-any-return]
 
 
 ADAPTERS = {

@@ -44,6 +44,8 @@ class TestGeminiLLM(LLMContract):
 
 
 class TestGeminiEmbedder(EmbedderContract):
+    symmetric = False
+
     @pytest.fixture
     async def embedder(self, gemini_server: StandIn) -> AsyncIterator[Embedder]:
         embedder = GeminiEmbedder(output_dimensionality=256, **settings(gemini_server))

@@ -65,6 +65,8 @@ class TestOpenAIChatLLM(LLMContract):
 
 
 class TestOpenAIEmbedder(EmbedderContract):
+    symmetric = True
+
     @pytest.fixture
     async def embedder(self, openai_server: StandIn) -> AsyncIterator[Embedder]:
         embedder = OpenAIEmbedder(dimensions=256, **settings(openai_server))

@@ -10,7 +10,7 @@ import pytest
 
 from eden_memory.adapters.embedders.gemini import GeminiEmbedder
 from eden_memory.adapters.providers_common import ProviderUnavailableError
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.errors import ProviderAuthError, ProviderRateLimitError
 from tests.providers import gemini_wire
 from tests.providers.conftest import FAST
@@ -44,7 +44,7 @@ async def test_the_request_names_the_model_and_the_output_dimensionality(
     make_embedder: MakeEmbedder, gemini_server: StandIn
 ) -> None:
     await make_embedder(output_dimensionality=768, task_type="SEMANTIC_SIMILARITY").embed(
-        ["Alice likes tea", "Bob likes coffee"]
+        ["Alice likes tea", "Bob likes coffee"], TextRole.PASSAGE
     )
 
     sent = gemini_server.requests[0]
@@ -60,13 +60,40 @@ async def test_the_request_names_the_model_and_the_output_dimensionality(
     assert {item["model"] for item in items} == {"models/gemini-embedding-001"}
 
 
+@pytest.mark.parametrize(
+    ("role", "task_type"),
+    [(TextRole.QUERY, "RETRIEVAL_QUERY"), (TextRole.PASSAGE, "RETRIEVAL_DOCUMENT")],
+)
+async def test_without_a_task_type_set_the_role_chooses_it(
+    make_embedder: MakeEmbedder, gemini_server: StandIn, role: TextRole, task_type: str
+) -> None:
+    result = await make_embedder(output_dimensionality=8).embed(["Alice likes tea"], role)
+
+    assert {i["taskType"] for i in gemini_server.requests[0].body["requests"]} == {task_type}
+    raw = gemini_wire.raw_vector_for("Alice likes tea", 8, task_type)
+    assert result.vectors[0] == pytest.approx([v / gemini_wire.norm(raw) for v in raw])
+
+
+async def test_a_task_type_set_by_the_user_is_sent_for_queries_and_facts_alike(
+    make_embedder: MakeEmbedder, gemini_server: StandIn
+) -> None:
+    embedder = make_embedder(output_dimensionality=8, task_type="SEMANTIC_SIMILARITY")
+
+    query = await embedder.embed(["Alice likes tea"], TextRole.QUERY)
+    fact = await embedder.embed(["Alice likes tea"], TextRole.PASSAGE)
+
+    sent = [item["taskType"] for r in gemini_server.requests for item in r.body["requests"]]
+    assert sent == ["SEMANTIC_SIMILARITY", "SEMANTIC_SIMILARITY"]
+    assert query.vectors == fact.vectors
+
+
 async def test_truncated_vectors_are_normalized_and_kept_in_input_order(
     make_embedder: MakeEmbedder,
 ) -> None:
-    result = await make_embedder(output_dimensionality=64).embed(TEXTS)
+    result = await make_embedder(output_dimensionality=64).embed(TEXTS, TextRole.PASSAGE)
 
     for text, vector in zip(TEXTS, result.vectors, strict=True):
-        raw = gemini_wire.raw_vector_for(text, 64)
+        raw = gemini_wire.raw_vector_for(text, 64, "RETRIEVAL_DOCUMENT")
         assert not math.isclose(gemini_wire.norm(raw), 1.0)  # Gemini's own length
         assert math.isclose(gemini_wire.norm(vector), 1.0, rel_tol=1e-9)
         assert all(
@@ -80,7 +107,7 @@ async def test_a_large_call_is_split_into_batches_of_at_most_100(
 ) -> None:
     texts = [f"text {i}" for i in range(230)]
 
-    result = await make_embedder(output_dimensionality=8).embed(texts)
+    result = await make_embedder(output_dimensionality=8).embed(texts, TextRole.PASSAGE)
 
     assert [len(r.body["requests"]) for r in gemini_server.requests] == [100, 100, 30]
     assert len(result.vectors) == 230
@@ -92,7 +119,9 @@ async def test_a_rate_limit_then_success_is_a_success(
 ) -> None:
     gemini_server.queue(gemini_wire.rate_limited())
 
-    result = await make_embedder(output_dimensionality=8).embed(["Alice likes tea"])
+    result = await make_embedder(output_dimensionality=8).embed(
+        ["Alice likes tea"], TextRole.PASSAGE
+    )
 
     assert len(result.vectors) == 1
     assert len(gemini_server.requests) == 2
@@ -104,7 +133,7 @@ async def test_a_lasting_rate_limit_is_a_rate_limit_error(
     gemini_server.queue(*[gemini_wire.rate_limited()] * 3)
 
     with pytest.raises(ProviderRateLimitError):
-        await make_embedder().embed(["Alice likes tea"])
+        await make_embedder().embed(["Alice likes tea"], TextRole.PASSAGE)
 
 
 async def test_server_errors_are_retried_until_the_retries_run_out(
@@ -113,7 +142,7 @@ async def test_server_errors_are_retried_until_the_retries_run_out(
     gemini_server.queue(*[gemini_wire.server_error()] * 3)
 
     with pytest.raises(ProviderUnavailableError):
-        await make_embedder().embed(["Alice likes tea"])
+        await make_embedder().embed(["Alice likes tea"], TextRole.PASSAGE)
     assert len(gemini_server.requests) == 3
 
 
@@ -121,7 +150,9 @@ async def test_a_rejected_key_is_an_auth_error_naming_the_variables(
     make_embedder: MakeEmbedder,
 ) -> None:
     with pytest.raises(ProviderAuthError, match="GOOGLE_API_KEY or GEMINI_API_KEY"):
-        await make_embedder(api_key=gemini_wire.WRONG_KEY).embed(["Alice likes tea"])
+        await make_embedder(api_key=gemini_wire.WRONG_KEY).embed(
+            ["Alice likes tea"], TextRole.PASSAGE
+        )
 
 
 def test_a_missing_key_is_an_auth_error() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from eden_memory.adapters.embedders.gemini import GeminiEmbedder
 from eden_memory.adapters.llms.gemini import GeminiLLM
+from eden_memory.domain.embedding_space import TextRole
 from tests.network_guard import FLAG, integration_enabled
 from tests.providers.schemas import Facts, request
 
@@ -41,7 +42,8 @@ async def test_a_batch_embeds_to_unit_vectors_where_similar_texts_are_closer() -
     embedder = GeminiEmbedder(output_dimensionality=768)
     try:
         result = await embedder.embed(
-            ["Alice lives in Lyon", "Alice's home is in Lyon", "The invoice is overdue"]
+            ["Alice lives in Lyon", "Alice's home is in Lyon", "The invoice is overdue"],
+            TextRole.PASSAGE,
         )
     finally:
         await embedder.aclose()

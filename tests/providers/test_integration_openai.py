@@ -13,6 +13,7 @@ import pytest
 
 from eden_memory.adapters.embedders.openai import OpenAIEmbedder
 from eden_memory.adapters.llms.openai import OpenAILLM
+from eden_memory.domain.embedding_space import TextRole
 from tests.network_guard import FLAG, integration_enabled
 from tests.providers.schemas import Facts, request
 
@@ -40,7 +41,8 @@ async def test_a_batch_embeds_to_unit_vectors_where_similar_texts_are_closer() -
     embedder = OpenAIEmbedder()
     try:
         result = await embedder.embed(
-            ["Alice lives in Lyon", "Alice's home is in Lyon", "The invoice is overdue"]
+            ["Alice lives in Lyon", "Alice's home is in Lyon", "The invoice is overdue"],
+            TextRole.PASSAGE,
         )
     finally:
         await embedder.aclose()

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from eden_memory.adapters.wrappers import LimitedEmbedder, LimitedLLM
+from eden_memory.domain.embedding_space import TextRole
 from tests.providers.fakes import FlakyEmbedder, FlakyLLM, InFlight
 from tests.providers.schemas import Facts, request
 
@@ -39,7 +40,7 @@ async def test_the_embedder_limit_holds_too_and_the_space_passes_through() -> No
     inner = FlakyEmbedder(hold=0.01)
     embedder = LimitedEmbedder(inner, limit=4)
 
-    await asyncio.gather(*(embedder.embed(["a"]) for _ in range(20)))
+    await asyncio.gather(*(embedder.embed(["a"], TextRole.PASSAGE) for _ in range(20)))
 
     assert inner.in_flight.most == 4
     assert embedder.space == inner.space

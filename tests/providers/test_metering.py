@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import InvalidLLMOutputError
 from eden_memory.domain.usage import EmbeddingTally, LLMTally, UsageSnapshot
 from eden_memory.ports.llm import LLMRequest
@@ -52,8 +53,8 @@ async def test_embeddings_are_counted_per_model_with_texts_and_tokens() -> None:
     meter = UsageMeter()
     embedder = MeteredEmbedder(FlakyEmbedder(), meter)
 
-    await embedder.embed(["a", "b", "c"])
-    await embedder.embed(["d"])
+    await embedder.embed(["a", "b", "c"], TextRole.PASSAGE)
+    await embedder.embed(["d"], TextRole.PASSAGE)
 
     assert meter.snapshot().embeddings == {"flaky-embedding": EmbeddingTally(2, 0, 4, 12)}
     assert embedder.space.model == "flaky-embedding"
@@ -66,7 +67,7 @@ async def test_a_snapshot_difference_is_the_usage_of_what_ran_in_between() -> No
 
     before = meter.snapshot()
     await llm.generate(ask("reflections"), Facts)
-    await embedder.embed(["a"])
+    await embedder.embed(["a"], TextRole.PASSAGE)
     spent = meter.snapshot() - before
 
     assert spent.llm == {("reflections", "fast-model"): LLMTally(1, 0, 100, 20)}

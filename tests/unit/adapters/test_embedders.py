@@ -6,7 +6,7 @@ import pytest
 
 from eden_memory.adapters.embedders.fake import FakeEmbedder, hash_vector
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder, stem, tokens
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.errors import InvalidInputError, ProviderTimeoutError
 
 
@@ -15,7 +15,7 @@ def cosine(a: list[float], b: list[float]) -> float:
 
 
 async def similarity(embedder: FakeEmbedder, a: str, b: str) -> float:
-    result = await embedder.embed([a, b])
+    result = await embedder.embed([a, b], TextRole.PASSAGE)
     return cosine(result.vectors[0], result.vectors[1])
 
 
@@ -27,8 +27,10 @@ def test_the_space_is_the_configured_one() -> None:
 
 async def test_fake_vectors_are_the_same_in_every_instance() -> None:
     one, two = FakeEmbedder(), FakeEmbedder()
-    assert (await one.embed(["hello"])).vectors == (await two.embed(["hello"])).vectors
-    assert hash_vector(b"hello", 64) == (await one.embed(["hello"])).vectors[0]
+    assert (await one.embed(["hello"], TextRole.PASSAGE)).vectors == (
+        await two.embed(["hello"], TextRole.PASSAGE)
+    ).vectors
+    assert hash_vector(b"hello", 64) == (await one.embed(["hello"], TextRole.PASSAGE)).vectors[0]
 
 
 async def test_fake_vectors_are_similar_only_when_texts_are_equal() -> None:
@@ -41,13 +43,13 @@ async def test_fake_vectors_are_similar_only_when_texts_are_equal() -> None:
 
 async def test_calls_and_texts_are_counted() -> None:
     embedder = FakeEmbedder()
-    await embedder.embed(["a", "b", "c"])
-    await embedder.embed(["d"])
+    await embedder.embed(["a", "b", "c"], TextRole.PASSAGE)
+    await embedder.embed(["d"], TextRole.PASSAGE)
     assert (embedder.calls, embedder.texts_embedded) == (2, 4)
 
 
 async def test_tokens_are_estimated_at_four_characters_each() -> None:
-    result = await FakeEmbedder().embed(["12345678", "1234"])
+    result = await FakeEmbedder().embed(["12345678", "1234"], TextRole.PASSAGE)
     assert result.input_tokens == 3
 
 
@@ -55,8 +57,8 @@ async def test_fail_next_fails_exactly_one_call() -> None:
     embedder = FakeEmbedder()
     embedder.fail_next = ProviderTimeoutError("embedding timed out")
     with pytest.raises(ProviderTimeoutError):
-        await embedder.embed(["x"])
-    assert len((await embedder.embed(["x"])).vectors) == 1
+        await embedder.embed(["x"], TextRole.PASSAGE)
+    assert len((await embedder.embed(["x"], TextRole.PASSAGE)).vectors) == 1
     assert (embedder.calls, embedder.texts_embedded) == (2, 1)
 
 
@@ -87,7 +89,7 @@ async def test_keyword_vectors_ignore_case_punctuation_and_plurals() -> None:
 
 
 async def test_text_without_words_still_gets_a_unit_vector() -> None:
-    [vector] = (await KeywordEmbedder().embed(["?!"])).vectors
+    [vector] = (await KeywordEmbedder().embed(["?!"], TextRole.PASSAGE)).vectors
     assert sum(v * v for v in vector) == pytest.approx(1.0)
 
 
@@ -110,4 +112,26 @@ def test_tokens_are_lowercase_words_with_plural_s_stripped() -> None:
 
 async def test_a_single_string_is_refused_rather_than_embedded_letter_by_letter() -> None:
     with pytest.raises(InvalidInputError, match="list of texts"):
-        await FakeEmbedder().embed("hello")
+        await FakeEmbedder().embed("hello", TextRole.PASSAGE)
+
+
+async def test_texts_are_counted_by_the_role_they_were_embedded_as() -> None:
+    embedder = FakeEmbedder()
+    await embedder.embed(["a", "b"], TextRole.PASSAGE)
+    await embedder.embed(["what is a"], TextRole.QUERY)
+    assert embedder.texts_by_role == {TextRole.PASSAGE: 2, TextRole.QUERY: 1}
+
+
+async def test_the_asymmetric_fake_bends_queries_and_keeps_passages() -> None:
+    plain, bent = FakeEmbedder(dimension=1024), FakeEmbedder(dimension=1024, asymmetric=True)
+    text = ["Alice likes tea"]
+    passage = (await bent.embed(text, TextRole.PASSAGE)).vectors[0]
+    query = (await bent.embed(text, TextRole.QUERY)).vectors[0]
+    assert passage == (await plain.embed(text, TextRole.QUERY)).vectors[0]
+    assert cosine(query, passage) == pytest.approx(2**-0.5, abs=0.1)
+    assert sum(v * v for v in query) == pytest.approx(1.0)
+
+
+async def test_something_that_is_not_a_role_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a valid TextRole"):
+        await FakeEmbedder().embed(["hello"], "document")  # type: ignore[arg-type]

