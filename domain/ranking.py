@@ -134,7 +134,12 @@ def fuse(semantic: Sequence[Hit], keyword: Sequence[Hit], rule: FusionRule) -> l
     kw_at: dict[str, tuple[int, float]] = {h.id: (r, h.score) for r, h in enumerate(kw, start=1)}
     weights = [rule.weights.semantic, rule.weights.keyword]
     if rule.fusion is Fusion.RRF:
-        scored = rrf_scores([[h.id for h in sem], [h.id for h in kw]], rule.rrf_k, weights)
+        # The floor is set for the classic weights 1 and 1 (single-list hits up to rank 6);
+        # weights are a ratio, so the heavier list counts 1 whatever their sum (with the
+        # defaults 0.5 and 0.5 a single-list hit scored at most 0.0082 and nothing passed).
+        top = max(weights)
+        ratio = [w / top for w in weights] if top > 0 else weights
+        scored = rrf_scores([[h.id for h in sem], [h.id for h in kw]], rule.rrf_k, ratio)
     else:
         scored = min_max_scores([sem, kw], weights)
     fused: list[FusedHit] = []

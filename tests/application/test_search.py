@@ -57,6 +57,12 @@ async def test_rrf_fusion_stays_available_with_the_seeds_floor() -> None:
     assert found.debug.fusion == "rrf k=60 1/1"
 
 
+async def test_rrf_with_the_default_weights_keeps_hits_of_one_list() -> None:
+    world, conv = await _world(MemorySettings(search=SearchSettings(fusion=Fusion.RRF)))
+    found = await world.memory.search_facts(conv, ["Carla"], mode=SearchMode.HYBRID)
+    assert [r.fact.content for r in found.results][:1] == ["The poster designer is Carla Ruiz"]
+
+
 async def test_several_queries_merge_without_duplicates() -> None:
     world, conv = await _world()
     found = await world.memory.search_facts(

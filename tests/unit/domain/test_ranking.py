@@ -313,3 +313,17 @@ def test_relevance_examples() -> None:
     assert relative([3.0, 1.5, 0.0]) == [1.0, 0.5, 0.0]
     assert relative([0.8, -0.2]) == [1.0, 0.0]
     assert relative([]) == []
+
+
+@given(st.floats(min_value=0.01, max_value=10.0), st.floats(min_value=0.0, max_value=1.0))
+def test_rrf_weights_are_a_ratio_so_the_floor_keeps_its_meaning(
+    scale: float, keyword_share: float
+) -> None:
+    semantic = [Hit(FactId(f"s{i}"), 1.0 - i / 100) for i in range(10)]
+    ratio = FusionWeights(1.0, keyword_share)
+    scaled = FusionWeights(scale, scale * keyword_share)
+    rule = rrf_rule()
+    plain = fuse(semantic, [], FusionRule(Fusion.RRF, ratio, 60, 0.0, 0.0, rule.fused_threshold))
+    same = fuse(semantic, [], FusionRule(Fusion.RRF, scaled, 60, 0.0, 0.0, rule.fused_threshold))
+    assert [h.id for h in same] == [h.id for h in plain]
+    assert [h.id for h in same] == [f"s{i}" for i in range(6)]  # up to rank 6, at any scale
