@@ -43,7 +43,7 @@ class InMemoryFacts(StateHolder):
         twin = self._active_twin(fact)
         if twin is not None:
             return twin
-        self._state.facts[fact.id] = StoredFact(fact, copy_vector(vector), space)
+        self._state.put(StoredFact(fact, copy_vector(vector), space))
         self._state.bump([fact.key])
         return fact
 
@@ -51,7 +51,7 @@ class InMemoryFacts(StateHolder):
         """Another active fact with the same key and content hash, if ``fact`` is active."""
         if not fact.is_active:
             return None
-        for stored in self._state.facts.values():
+        for stored in self._state.partition_of(fact).values():
             other = stored.fact
             if (
                 other.id != fact.id
@@ -108,7 +108,7 @@ class InMemoryFacts(StateHolder):
             space.require_same(fact.embedding_space)
             space.check_vector(len(vector))
             replacement = StoredFact(fact, copy_vector(vector), space)
-        self._state.facts[fact.id] = replacement
+        self._state.put(replacement)
         self._state.bump([stored.fact.key, fact.key])
         return fact
 
@@ -151,7 +151,8 @@ class InMemoryFacts(StateHolder):
 
     async def delete_facts(self, ids: Sequence[FactId]) -> int:
         await self._turn()
-        removed = [self._state.facts.pop(i) for i in dict.fromkeys(ids) if i in self._state.facts]
+        popped = [self._state.pop(i) for i in dict.fromkeys(ids)]
+        removed = [s for s in popped if s is not None]
         self._state.bump(s.fact.key for s in removed)
         return len(removed)
 
@@ -164,6 +165,6 @@ class InMemoryFacts(StateHolder):
             if stored is None:  # deleted while the re-embedding ran
                 continue
             moved = stored.fact.evolve(embedding_model=space.model, embedding_dim=space.dimension)
-            self._state.facts[fact_id] = StoredFact(moved, copy_vector(vector), space)
+            self._state.put(StoredFact(moved, copy_vector(vector), space))
             self._state.bump([moved.key])
         self._state.space = space
