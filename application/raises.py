@@ -1,8 +1,9 @@
 """Raising a query's candidates by their session-mates and by the time the query names.
 
-Both raises need the candidates' facts (their session, when they were said): they are read
-once here, before the cut to ``top_k``, and the search returns its winners from that read.
-The rules are the domain's (``domain/session_context.py``, ``domain/temporal.py``).
+Both raises need to know of each candidate when it was said and in which session: that much
+is read here (``FactStore.fact_origins``), before the cut to ``top_k``; the search then reads
+whole facts of its winners only. The rules are the domain's (``domain/session_context.py``,
+``domain/temporal.py``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from eden_memory.application.hits import visible_facts
 from eden_memory.domain.ids import FactId
-from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import FusedHit
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.domain.session_context import raise_by_session, session_bonuses
@@ -39,16 +38,16 @@ async def raise_candidates(
     queries: Sequence[str],
     lists: list[list[FusedHit]],
     visibility: FactVisibility,
-) -> tuple[list[Raised], dict[FactId, Fact]]:
-    """Each query's list raised, and the candidates' facts (empty when nothing needed them)."""
+) -> list[Raised]:
+    """Each query's list raised."""
     named = [time_named(q, now) for q in queries]
     factors = [_factor(n, s) for n in named]
-    if s.session_weight <= 0 and not any(factors):
-        return [Raised(f, {}, None, 0.0) for f in lists], {}
-    ids = [FactId(h.id) for f in lists for h in f]
-    facts = await visible_facts(store, ids, visibility)
-    sessions = {str(i): f.source_session_id for i, f in facts.items() if f.source_session_id}
-    said = {str(i): f.formed_at for i, f in facts.items()}
+    ids = list(dict.fromkeys(FactId(h.id) for f in lists for h in f))
+    if not ids or (s.session_weight <= 0 and not any(factors)):
+        return [Raised(f, {}, None, 0.0) for f in lists]
+    origins = await store.fact_origins(ids, visibility)
+    sessions = {str(i): o.session_id for i, o in origins.items() if o.session_id}
+    said = {str(i): o.formed_at for i, o in origins.items()}
     raised = []
     for hits, n, factor in zip(lists, named, factors, strict=True):
         bonuses = session_bonuses(hits, sessions, s.session_weight)
@@ -56,7 +55,7 @@ async def raise_candidates(
         if n is not None and factor > 0:
             out = boost_in_time(out, n, said, factor)
         raised.append(Raised(out, bonuses, n if factor > 0 else None, factor))
-    return raised, facts
+    return raised
 
 
 def _factor(named: TimeFilter | None, s: SearchSettings) -> float:

@@ -145,7 +145,7 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
-        context, facts = await raise_candidates(
+        context = await raise_candidates(
             self.facts,
             self.settings,
             self.clock.now(),
@@ -154,8 +154,8 @@ class FactSearch:
             scopes.visibility,
         )
         merged = merge_queries([c.hits[:k] for c in context])
-        wanted = [FactId(h.id) for h in merged if h.id not in facts]
-        facts |= await visible_facts(self.facts, wanted, scopes.visibility) if wanted else {}
+        wanted = [FactId(h.id) for h in merged]
+        facts = await visible_facts(self.facts, wanted, scopes.visibility)
         seconds["read_facts"] = time.perf_counter() - started
         kept = [h for h in merged if h.id in facts]
         results = [

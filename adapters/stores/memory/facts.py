@@ -13,7 +13,7 @@ from eden_memory.domain.fifo import newest_first, newest_first_at
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactQuery, Vector
+from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
 
 
 class InMemoryFacts(StateHolder):
@@ -65,6 +65,17 @@ class InMemoryFacts(StateHolder):
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         await self._turn()
         return [self._state.facts[i].fact for i in ids if i in self._state.facts]
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        await self._turn()
+        found = (self._state.facts[i].fact for i in ids if i in self._state.facts)
+        return {
+            f.id: FactOrigin(f.formed_at, f.source_session_id)
+            for f in found
+            if f.is_active and visibility.admits(f.agent_id, f.scope, f.user_id)
+        }
 
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]:
         await self._turn()
