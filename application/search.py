@@ -145,17 +145,18 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
-        context = await raise_candidates(
+        context, facts = await raise_candidates(
             self.facts,
             self.settings,
             self.clock.now(),
             queries,
             [f for _, f in per_query],
             scopes.visibility,
+            k,
         )
         merged = merge_queries([c.hits[:k] for c in context])
-        wanted = [FactId(h.id) for h in merged]
-        facts = await visible_facts(self.facts, wanted, scopes.visibility)
+        wanted = [FactId(h.id) for h in merged if h.id not in facts]
+        facts |= await visible_facts(self.facts, wanted, scopes.visibility)
         seconds["read_facts"] = time.perf_counter() - started
         kept = [h for h in merged if h.id in facts]
         results = [

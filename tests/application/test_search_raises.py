@@ -19,9 +19,9 @@ from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
-from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility
 from eden_memory.domain.settings import MemorySettings, SearchSettings
-from eden_memory.ports.stores import FactStore, Stores
+from eden_memory.ports.stores import FactOrigin, FactStore, Stores
 from eden_memory.testing import memory_stores
 from tests.application.stores import STORES, stores_of_kind
 
@@ -169,13 +169,21 @@ class ReadCounting:
     def __init__(self, inner: FactStore) -> None:
         self._inner = inner
         self.read: list[FactId] = []
+        self.reads = 0
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._inner, name)
 
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         self.read.extend(ids)
+        self.reads += 1
         return await self._inner.get_facts(ids)
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        self.reads += 1
+        return await self._inner.fact_origins(ids, visibility)
 
 
 async def test_the_raises_read_origins_and_only_the_results_are_read_whole() -> None:
@@ -191,3 +199,10 @@ async def test_the_raises_read_origins_and_only_the_results_are_read_whole() -> 
     assert len(found.debug.queries[0].fused) > 2  # more candidates than results...
     assert found.debug.queries[0].session_bonus  # ...raised by their sessions...
     assert sorted(counting.read) == sorted(r.fact.id for r in found.results)  # ...read: 2
+    counting.read.clear()
+    counting.reads = 0
+    found = await memory.search_facts(
+        conv, ["Lisbon hotel garden"], 10, mode=SearchMode.KEYWORD, thresholds=False
+    )
+    assert 2 < len(found.results) <= 10  # every candidate may be returned: one whole read
+    assert (counting.reads, len(counting.read)) == (1, len(found.results))
