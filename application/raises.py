@@ -1,8 +1,9 @@
 """Raising a query's candidates by their session-mates and by the time the query names.
 
-Both raises need the candidates' facts (their session, when they were said): they are read
-once here, before the cut to ``top_k``, and the search returns its winners from that read.
-The rules are the domain's (``domain/session_context.py``, ``domain/temporal.py``).
+Both raises need to know of each candidate when it was said and in which session: that much
+is read here (``FactStore.fact_origins``), before the cut to ``top_k``, and the search then
+reads whole facts of its winners only (of ``top_k`` candidates or fewer, whole facts at
+once). The rules are the domain's (``domain/session_context.py``, ``domain/temporal.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from eden_memory.domain.scopes import FactVisibility
 from eden_memory.domain.session_context import raise_by_session, session_bonuses
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.domain.temporal import TimeFilter, boost_in_time, time_named
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactOrigin, FactStore
 
 
 @dataclass(frozen=True)
@@ -39,16 +40,17 @@ async def raise_candidates(
     queries: Sequence[str],
     lists: list[list[FusedHit]],
     visibility: FactVisibility,
+    top_k: int,
 ) -> tuple[list[Raised], dict[FactId, Fact]]:
-    """Each query's list raised, and the candidates' facts (empty when nothing needed them)."""
+    """Each query's list raised, and the candidates' whole facts when they were read whole."""
     named = [time_named(q, now) for q in queries]
     factors = [_factor(n, s) for n in named]
-    if s.session_weight <= 0 and not any(factors):
+    ids = list(dict.fromkeys(FactId(h.id) for f in lists for h in f))
+    if not ids or (s.session_weight <= 0 and not any(factors)):
         return [Raised(f, {}, None, 0.0) for f in lists], {}
-    ids = [FactId(h.id) for f in lists for h in f]
-    facts = await visible_facts(store, ids, visibility)
-    sessions = {str(i): f.source_session_id for i, f in facts.items() if f.source_session_id}
-    said = {str(i): f.formed_at for i, f in facts.items()}
+    origins, facts = await _origins(store, ids, visibility, top_k)
+    sessions = {str(i): o.session_id for i, o in origins.items() if o.session_id}
+    said = {str(i): o.formed_at for i, o in origins.items()}
     raised = []
     for hits, n, factor in zip(lists, named, factors, strict=True):
         bonuses = session_bonuses(hits, sessions, s.session_weight)
@@ -57,6 +59,17 @@ async def raise_candidates(
             out = boost_in_time(out, n, said, factor)
         raised.append(Raised(out, bonuses, n if factor > 0 else None, factor))
     return raised, facts
+
+
+async def _origins(
+    store: FactStore, ids: list[FactId], visibility: FactVisibility, top_k: int
+) -> tuple[dict[FactId, FactOrigin], dict[FactId, Fact]]:
+    """Up to ``top_k`` candidates, all of which may be returned, are read whole at once (one
+    read, not two); more are read by origin, and whole only once they have won."""
+    if len(ids) > top_k:
+        return await store.fact_origins(ids, visibility), {}
+    facts = await visible_facts(store, ids, visibility)
+    return {i: FactOrigin(f.formed_at, f.source_session_id) for i, f in facts.items()}, facts
 
 
 def _factor(named: TimeFilter | None, s: SearchSettings) -> float:

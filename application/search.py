@@ -157,10 +157,11 @@ class FactSearch:
             queries,
             [f for _, f in per_query],
             scopes.visibility,
+            k,
         )
         merged = merge_queries([c.hits[:k] for c in context])
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
-        facts |= await visible_facts(self.facts, wanted, scopes.visibility) if wanted else {}
+        facts |= await visible_facts(self.facts, wanted, scopes.visibility)
         seconds["read_facts"] = time.perf_counter() - started
         kept = [h for h in merged if h.id in facts]
         results = [

@@ -9,7 +9,7 @@ counts) say so, and the contract suite of each concern checks it.
 
 from eden_memory.ports.stores.buffers import BufferStore
 from eden_memory.ports.stores.bundle import Stores
-from eden_memory.ports.stores.facts import FactQuery, FactStore, ListingPosition
+from eden_memory.ports.stores.facts import FactOrigin, FactQuery, FactStore, ListingPosition
 from eden_memory.ports.stores.ranking import FactRanking
 from eden_memory.ports.stores.revisions import RevisionStore
 from eden_memory.ports.stores.sessions import PendingMessage, SessionStore
@@ -17,6 +17,7 @@ from eden_memory.ports.stores.vectors import Vector
 
 __all__ = [
     "BufferStore",
+    "FactOrigin",
     "FactQuery",
     "FactRanking",
     "FactStore",

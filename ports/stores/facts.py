@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Protocol
 
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores.vectors import Vector
@@ -45,6 +45,14 @@ class FactQuery:
     after: ListingPosition | None = None
 
 
+@dataclass(frozen=True)
+class FactOrigin:
+    """When a fact was said, and in which session: all a search's raises read of a candidate."""
+
+    formed_at: datetime
+    session_id: SessionId | None
+
+
 class FactStore(Protocol):
     """Facts with their vectors. An adapter must: never hold two active facts with the same
     scope key and content hash (even under concurrent writers); treat a write of a stored id as
@@ -70,6 +78,16 @@ class FactStore(Protocol):
 
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         """The facts with these ids, in the given order; unknown ids are left out."""
+        ...
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        """The origin of each of ``ids`` that is active and visible to ``visibility``.
+
+        A search reads this of all its candidates and whole facts only of the ones it
+        returns: decoding a whole record costs ~30 us, as much as ranking 1,000 vectors.
+        """
         ...
 
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]: ...

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -15,9 +17,12 @@ from eden_memory.adapters.tools.rendering import render_results
 from eden_memory.application.ingestion import FactInput
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.ids import FactId
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility
 from eden_memory.domain.settings import MemorySettings, SearchSettings
-from eden_memory.ports.stores import Stores
+from eden_memory.ports.stores import FactOrigin, FactStore, Stores
+from eden_memory.testing import memory_stores
 from tests.application.stores import STORES, stores_of_kind
 
 NOW = datetime(2026, 4, 1, 12, tzinfo=UTC)
@@ -176,3 +181,48 @@ async def test_a_raised_hybrid_result_keeps_its_relevance_in_0_1_and_the_order(
     assert [r.score for r in found.results] == sorted(
         (r.score for r in found.results), reverse=True
     )
+
+
+class ReadCounting:
+    """A fact store that remembers which ids were read as whole facts."""
+
+    def __init__(self, inner: FactStore) -> None:
+        self._inner = inner
+        self.read: list[FactId] = []
+        self.reads = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+    async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
+        self.read.extend(ids)
+        self.reads += 1
+        return await self._inner.get_facts(ids)
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        self.reads += 1
+        return await self._inner.fact_origins(ids, visibility)
+
+
+async def test_the_raises_read_origins_and_only_the_results_are_read_whole() -> None:
+    stores = memory_stores()
+    counting = ReadCounting(stores.facts)
+    memory = await _memory(replace(stores, facts=cast(FactStore, counting)), TRIP)
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    counting.read.clear()
+    found = await memory.search_facts(
+        conv, ["Lisbon hotel garden"], 2, mode=SearchMode.KEYWORD, thresholds=False, debug=True
+    )
+    assert found.debug is not None
+    assert len(found.debug.queries[0].fused) > 2  # more candidates than results...
+    assert found.debug.queries[0].session_bonus  # ...raised by their sessions...
+    assert sorted(counting.read) == sorted(r.fact.id for r in found.results)  # ...read: 2
+    counting.read.clear()
+    counting.reads = 0
+    found = await memory.search_facts(
+        conv, ["Lisbon hotel garden"], 10, mode=SearchMode.KEYWORD, thresholds=False
+    )
+    assert 2 < len(found.results) <= 10  # every candidate may be returned: one whole read
+    assert (counting.reads, len(counting.read)) == (1, len(found.results))

@@ -1,4 +1,11 @@
-"""BM25 over whatever candidates the caller already filtered (cosine is ``domain.vectors``)."""
+"""BM25 over the postings of the partitions a request may see (cosine is ``domain.vectors``).
+
+Each (agent, scope, user) partition keeps its active facts' stems (``Postings``), updated as
+facts change, so a search reads the visible partitions' postings and scores only the facts
+holding a query term: its cost follows the visible matches, not the store. The statistics
+(N, the average length, each term's document count) are those of the visible facts, as when
+every visible fact was tokenised on each query; scores are unchanged.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,8 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from eden_memory.adapters.stores.stemming import porter_stem
 from eden_memory.adapters.stores.text_terms import query_terms
@@ -27,31 +35,74 @@ def terms(text: str) -> list[str]:
     return [porter_stem(word) for word in words(text)]
 
 
+@dataclass
+class Postings:
+    """One partition's active facts as BM25 sees them: stem counts, lengths, holders."""
+
+    counts: dict[str, Counter[str]] = field(default_factory=dict)
+    lengths: dict[str, int] = field(default_factory=dict)
+    total: int = 0  # the sum of ``lengths``
+    holders: dict[str, set[str]] = field(default_factory=dict)  # stem: facts holding it
+
+    def add(self, doc_id: str, text: str) -> None:
+        self.remove(doc_id)
+        tokens = terms(text)
+        self.counts[doc_id] = Counter(tokens)
+        self.lengths[doc_id] = len(tokens)
+        self.total += len(tokens)
+        for term in self.counts[doc_id]:
+            self.holders.setdefault(term, set()).add(doc_id)
+
+    def remove(self, doc_id: str) -> None:
+        counts = self.counts.pop(doc_id, None)
+        if counts is None:
+            return
+        self.total -= self.lengths.pop(doc_id)
+        for term in counts:
+            holding = self.holders[term]
+            holding.discard(doc_id)
+            if not holding:
+                del self.holders[term]
+
+
 def bm25(query: str, documents: Mapping[str, str]) -> dict[str, float]:
-    """BM25 (k1 = 1.2, b = 0.75, Lucene's always-positive idf) of each document matching a term.
+    """``bm25_over`` the postings of ``documents`` (document id: text)."""
+    postings = Postings()
+    for doc_id, text in documents.items():
+        postings.add(doc_id, text)
+    return bm25_over(query, [postings])
+
+
+def bm25_over(query: str, parts: Sequence[Postings]) -> dict[str, float]:
+    """BM25 (k1 = 1.2, b = 0.75, Lucene's always-positive idf) of each document of ``parts``
+    matching a term, with the statistics of all of ``parts``' documents.
 
     Terms are stems, and the query's stop words are left out (``text_terms``), as in the
     other stores. Documents with no query term are left out, so every score returned is
     positive.
     """
-    wanted = set(query_terms(words(query)))
+    wanted = sorted(set(query_terms(words(query))))
+    documents = sum(len(p.lengths) for p in parts)
     if not wanted or not documents:
         return {}
-    tokens = {doc_id: terms(text) for doc_id, text in documents.items()}
-    average = sum(len(t) for t in tokens.values()) / len(tokens) or 1.0
-    frequency = Counter(term for t in tokens.values() for term in set(t) & wanted)
-    idf = {term: _idf(len(tokens), n) for term, n in frequency.items()}
+    average = sum(p.total for p in parts) / documents or 1.0
+    held = {t: sum(len(p.holders.get(t, ())) for p in parts) for t in wanted}
+    idf = {t: _idf(documents, n) for t, n in held.items() if n}
     scores: dict[str, float] = {}
-    for doc_id, doc_tokens in tokens.items():
-        counts = Counter(doc_tokens)
-        norm = K1 * (1 - B + B * len(doc_tokens) / average)
-        score = sum(
-            weight * counts[term] * (K1 + 1) / (counts[term] + norm)
-            for term, weight in idf.items()
-            if counts[term]
-        )
-        if score > 0:
-            scores[doc_id] = score
+    for part in parts:
+        matching: set[str] = set()
+        for term in idf:
+            matching |= part.holders.get(term, set())
+        for doc_id in matching:
+            counts = part.counts[doc_id]
+            norm = K1 * (1 - B + B * part.lengths[doc_id] / average)
+            score = sum(
+                weight * counts[term] * (K1 + 1) / (counts[term] + norm)
+                for term, weight in idf.items()
+                if counts[term]
+            )
+            if score > 0:
+                scores[doc_id] = score
     return scores
 
 

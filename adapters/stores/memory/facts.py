@@ -13,7 +13,7 @@ from eden_memory.domain.fifo import newest_first, newest_first_at
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactQuery, Vector
+from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
 
 
 class InMemoryFacts(StateHolder):
@@ -43,7 +43,7 @@ class InMemoryFacts(StateHolder):
         twin = self._active_twin(fact)
         if twin is not None:
             return twin
-        self._state.facts[fact.id] = StoredFact(fact, copy_vector(vector), space)
+        self._state.put(StoredFact(fact, copy_vector(vector), space))
         self._state.bump([fact.key])
         return fact
 
@@ -51,7 +51,7 @@ class InMemoryFacts(StateHolder):
         """Another active fact with the same key and content hash, if ``fact`` is active."""
         if not fact.is_active:
             return None
-        for stored in self._state.facts.values():
+        for stored in self._state.partition_of(fact).values():
             other = stored.fact
             if (
                 other.id != fact.id
@@ -65,6 +65,17 @@ class InMemoryFacts(StateHolder):
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         await self._turn()
         return [self._state.facts[i].fact for i in ids if i in self._state.facts]
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        await self._turn()
+        found = (self._state.facts[i].fact for i in ids if i in self._state.facts)
+        return {
+            f.id: FactOrigin(f.formed_at, f.source_session_id)
+            for f in found
+            if f.is_active and visibility.admits(f.agent_id, f.scope, f.user_id)
+        }
 
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]:
         await self._turn()
@@ -108,7 +119,7 @@ class InMemoryFacts(StateHolder):
             space.require_same(fact.embedding_space)
             space.check_vector(len(vector))
             replacement = StoredFact(fact, copy_vector(vector), space)
-        self._state.facts[fact.id] = replacement
+        self._state.put(replacement)
         self._state.bump([stored.fact.key, fact.key])
         return fact
 
@@ -169,7 +180,8 @@ class InMemoryFacts(StateHolder):
 
     async def delete_facts(self, ids: Sequence[FactId]) -> int:
         await self._turn()
-        removed = [self._state.facts.pop(i) for i in dict.fromkeys(ids) if i in self._state.facts]
+        popped = [self._state.pop(i) for i in dict.fromkeys(ids)]
+        removed = [s for s in popped if s is not None]
         self._state.bump(s.fact.key for s in removed)
         return len(removed)
 
@@ -182,6 +194,6 @@ class InMemoryFacts(StateHolder):
             if stored is None:  # deleted while the re-embedding ran
                 continue
             moved = stored.fact.evolve(embedding_model=space.model, embedding_dim=space.dimension)
-            self._state.facts[fact_id] = StoredFact(moved, copy_vector(vector), space)
+            self._state.put(StoredFact(moved, copy_vector(vector), space))
             self._state.bump([moved.key])
         self._state.space = space

@@ -3,7 +3,7 @@ keywords (BM25)."""
 
 from __future__ import annotations
 
-from eden_memory.adapters.stores.memory.bm25 import bm25
+from eden_memory.adapters.stores.memory.bm25 import bm25_over
 from eden_memory.adapters.stores.memory.state import StateHolder
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId
@@ -50,9 +50,7 @@ class InMemoryRanking(StateHolder):
         await self._turn()
         if limit <= 0:
             return []
-        contents: dict[str, str] = {
-            s.fact.id: s.fact.content for s in self._state.visible(visibility)
-        }
-        ranked = [Hit(FactId(i), score) for i, score in bm25(text, contents).items()]
+        scores = bm25_over(text, self._state.visible_words(visibility))
+        ranked = [Hit(FactId(i), score) for i, score in scores.items()]
         ranked.sort(key=lambda r: (-r.score, r.id))
         return ranked[:limit]

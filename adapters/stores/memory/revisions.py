@@ -21,7 +21,7 @@ class InMemoryRevisions(StateHolder):
         facts = [i for i, s in state.facts.items() if s.fact.key == key]
         reflections = [i for i, r in state.reflections.items() if r.key == key]
         for fact_id in facts:
-            del state.facts[fact_id]
+            state.pop(fact_id)
         for reflection_id in reflections:
             del state.reflections[reflection_id]
         blob = state.consolidated.pop(key, None)

@@ -5,13 +5,17 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from eden_memory.adapters.stores.memory.bm25 import Postings
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, SessionState
-from eden_memory.domain.scopes import FactVisibility, ScopeKey
+from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
+
+# (agent, scope, user): whose facts a partition holds.
+Owner = tuple[str, Scope, str | None]
 
 
 @dataclass
@@ -52,10 +56,23 @@ class StoredSession:
 
 
 @dataclass
-class MemoryState:
-    """Plain dictionaries; records are frozen pydantic values, vectors are private copies."""
+class Partition:
+    """One owner's facts (of any status), and the keyword postings of the active ones."""
 
     facts: dict[FactId, StoredFact] = field(default_factory=dict)
+    words: Postings = field(default_factory=Postings)
+
+
+@dataclass
+class MemoryState:
+    """Plain dictionaries; records are frozen pydantic values, vectors are private copies.
+
+    Facts are written through ``put`` and ``pop``, which keep them by owner as well, so a
+    request reads only the partitions it may see (``visible``, ``visible_words``).
+    """
+
+    _facts: dict[FactId, StoredFact] = field(default_factory=dict)
+    _partitions: dict[Owner, Partition] = field(default_factory=dict)
     space: EmbeddingSpace | None = None
     reflections: dict[ReflectionId, Reflection] = field(default_factory=dict)
     consolidated: dict[ScopeKey, ConsolidatedMemory] = field(default_factory=dict)
@@ -71,12 +88,49 @@ class MemoryState:
         for key in set(keys):
             self.revisions[key] += 1
 
+    @property
+    def facts(self) -> Mapping[FactId, StoredFact]:
+        return self._facts
+
+    def put(self, stored: StoredFact) -> None:
+        """Store ``stored``, replacing the fact of its id wherever it was."""
+        self.pop(stored.fact.id)
+        fact = stored.fact
+        self._facts[fact.id] = stored
+        partition = self._partitions.setdefault(_owner(fact), Partition())
+        partition.facts[fact.id] = stored
+        if fact.is_active:
+            partition.words.add(fact.id, fact.content)
+
+    def pop(self, fact_id: FactId) -> StoredFact | None:
+        stored = self._facts.pop(fact_id, None)
+        if stored is not None:
+            partition = self._partitions[_owner(stored.fact)]
+            del partition.facts[fact_id]
+            partition.words.remove(fact_id)
+        return stored
+
+    def partition_of(self, fact: Fact) -> Mapping[FactId, StoredFact]:
+        """The facts of ``fact``'s owner."""
+        partition = self._partitions.get(_owner(fact))
+        return {} if partition is None else partition.facts
+
     def visible(self, visibility: FactVisibility) -> Iterator[StoredFact]:
         """Active facts the visibility admits: the pre-filter of every read for a request."""
-        for stored in self.facts.values():
-            fact = stored.fact
-            if fact.is_active and visibility.admits(fact.agent_id, fact.scope, fact.user_id):
-                yield stored
+        for partition in self._visible_partitions(visibility):
+            yield from (s for s in partition.facts.values() if s.fact.is_active)
+
+    def visible_words(self, visibility: FactVisibility) -> list[Postings]:
+        """The keyword postings of the active facts the visibility admits."""
+        return [p.words for p in self._visible_partitions(visibility)]
+
+    def _visible_partitions(self, visibility: FactVisibility) -> list[Partition]:
+        owners: list[Owner] = []
+        if Scope.AGENT in visibility.scopes:
+            owners.append((visibility.agent_id, Scope.AGENT, None))
+        if Scope.USER in visibility.scopes and visibility.user_id is not None:
+            owners.append((visibility.agent_id, Scope.USER, visibility.user_id))
+        return [self._partitions[o] for o in owners if o in self._partitions]
 
     def buffer(self, reflections: Iterable[Reflection]) -> None:
         """Insert new reflections; an id already stored stays as it is (retries are harmless)."""
@@ -99,6 +153,10 @@ class StateHolder:
 
     async def _turn(self) -> None:
         await asyncio.sleep(0)
+
+
+def _owner(fact: Fact) -> Owner:
+    return (fact.agent_id, fact.scope, fact.user_id)
 
 
 def copy_vector(vector: Iterable[float]) -> list[float]:

@@ -27,7 +27,7 @@ from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFound
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FACT_SCOPES, FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactQuery, Vector
+from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
 
 NO_VECTOR = {"embedding": 0}
 KEY_FIELDS = {"agent_id": 1, "scope": 1, "user_id": 1}
@@ -101,6 +101,11 @@ class MongoFacts:
         found = await self.ctx.facts.find({"_id": {"$in": wanted}}, NO_VECTOR)
         by_id = {d["_id"]: self.ctx.read.fact(d) for d in found}
         return [by_id[i] for i in wanted if i in by_id]
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        return await self._listing.fact_origins(ids, visibility)
 
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]:
         wanted = [self.ctx.ids.record(i, "fact id") for i in ids]

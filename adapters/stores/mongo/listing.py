@@ -1,4 +1,5 @@
-"""Facts in time order: the management listing and the FIFO of recent facts.
+"""Facts in time order: the management listing, the FIFO of recent facts, and when the
+candidates of a search were said (``fact_origins``, read without their whole documents).
 
 BSON dates stop at milliseconds; sorting on the kept microseconds (``_us``) as a second
 key orders facts exactly, and the few at the boundary millisecond are filtered exactly.
@@ -6,6 +7,7 @@ key orders facts exactly, and the few at the boundary millisecond are filtered e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,12 +15,14 @@ from eden_memory.adapters.stores.mongo.codec import MICROS, bson_time
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.visibility import visible_active
 from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactQuery, ListingPosition
+from eden_memory.ports.stores import FactOrigin, FactQuery, ListingPosition
 
 NEWEST_FIRST = [("formed_at", -1), (f"{MICROS}.formed_at", -1), ("_id", 1)]
 NO_VECTOR = {"embedding": 0}
+ORIGIN = {"formed_at": 1, MICROS: 1, "source_session_id": 1}
 
 
 def after_position(position: ListingPosition, record_id: str) -> list[dict[str, Any]]:
@@ -78,3 +82,13 @@ class Listing:
         facts = [self.ctx.read.fact(d) for d in documents]
         # Sorted exactly newest first, so the ones dropped here are the last ones.
         return [f for f in facts if f.formed_at >= since]
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        if not ids or visibility.is_empty:
+            return {}
+        wanted = [self.ctx.ids.record(i, "fact id") for i in dict.fromkeys(ids)]
+        query = {"$and": [{"_id": {"$in": wanted}}, visible_active(visibility, self.ctx.ids)]}
+        documents = await self.ctx.facts.find(query, ORIGIN)
+        return {FactId(str(d["_id"])): self.ctx.read.origin(d) for d in documents}

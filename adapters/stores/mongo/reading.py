@@ -9,11 +9,12 @@ the failure into a ``StoreCorruptedError`` naming the collection and the documen
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from typing import TypeVar
 
 from eden_memory.adapters.stores.damage import DECODE_ERRORS, reason
-from eden_memory.adapters.stores.mongo.codec import IdCodec
+from eden_memory.adapters.stores.mongo.codec import IdCodec, decode_document
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.documents import (
     blob_from_document,
@@ -25,8 +26,10 @@ from eden_memory.adapters.stores.mongo.messages import message_from_document
 from eden_memory.adapters.stores.mongo.options import CollectionNames
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreCorruptedError
+from eden_memory.domain.ids import SessionId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, SessionState
 from eden_memory.domain.scopes import Scope
+from eden_memory.ports.stores import FactOrigin
 
 T = TypeVar("T")
 
@@ -52,6 +55,10 @@ class Readers:
     def session(self, document: Document) -> SessionState:
         parse = partial(session_from_document, ids=self._ids)
         return decoded(self._names.sessions, document, parse)
+
+    def origin(self, document: Document) -> FactOrigin:
+        """When and in which session a fact read for those fields only was said."""
+        return decoded(self._names.facts, document, partial(_origin, ids=self._ids))
 
     def scope(self, document: Document) -> Scope:
         """The scope of a fact document read for its key fields only."""
@@ -87,6 +94,15 @@ def corrupted(collection: str, record: object, why: str) -> StoreCorruptedError:
         f"the MongoDB collection {collection} is damaged: the document {record!r} "
         f"does not decode: {why}"
     )
+
+
+def _origin(document: Document, ids: IdCodec) -> FactOrigin:
+    data = decode_document(document)
+    formed_at = data["formed_at"]
+    if not isinstance(formed_at, datetime):
+        raise TypeError("its formed_at is not a date")
+    session = ids.read(data.get("source_session_id"))
+    return FactOrigin(formed_at, None if session is None else SessionId(session))
 
 
 def _plan(document: Document) -> str | None:

@@ -12,9 +12,11 @@ word, in the facts and in the query alike, to its Porter stem: "attending" finds
 SQLite's ``bm25()`` is lower-is-better and negative; the score returned is its negation,
 so larger is better. Its IDF is clamped to ~0 for a word in more than half of the indexed
 facts, so a match on common words only scores near zero. The index holds the active facts
-of every agent and user (visibility filters the matches, not the statistics). In a store of
-under 12 facts scores are lifted (``small_store_lift``), so a word found in one fact still
-clears the floor there.
+of every agent and user, and its statistics are theirs (N and the average length are of all
+indexed facts); a search reads only the entries of the visible partitions, one rowid range
+each (schema version 10, ``keyword_partitions``), so its cost follows the visible matches.
+In a store of under 12 facts scores are lifted (``small_store_lift``), so a word found in
+one fact still clears the floor there.
 """
 
 from __future__ import annotations
@@ -24,11 +26,15 @@ import re
 import sqlite3
 import unicodedata
 
-from eden_memory.adapters.stores.sqlite.codec import KeyCols, placeholders
+from eden_memory.adapters.stores.sqlite.codec import placeholders
 from eden_memory.adapters.stores.sqlite.connection import transaction
-from eden_memory.adapters.stores.sqlite.decoding import as_int, as_text, decoding
-from eden_memory.adapters.stores.sqlite.fact_reads import partition_filter, visible_partitions
-from eden_memory.adapters.stores.sqlite.revisions import fact_seqs
+from eden_memory.adapters.stores.sqlite.decoding import as_text, decoding
+from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
+from eden_memory.adapters.stores.sqlite.keyword_partitions import (
+    PK_MASK,
+    partition_numbers,
+    rowid_ranges,
+)
 from eden_memory.adapters.stores.stemming import porter_stem
 from eden_memory.adapters.stores.text_terms import content_words
 from eden_memory.domain.ids import FactId
@@ -148,17 +154,26 @@ def first_varint(data: bytes) -> int:
     raise ValueError("a truncated varint")
 
 
-def sees_every_fact(conn: sqlite3.Connection, parts: list[KeyCols]) -> bool:
-    """Whether ``parts`` are all the partitions that have ever held facts.
+# One range's best ``limit`` (ties to the newer fact, the larger pk, as everywhere), in C.
+_IN_RANGE = (
+    "SELECT * FROM (SELECT rowid AS r, -bm25(facts_fts) AS score FROM facts_fts "
+    f"WHERE facts_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score DESC, r & {PK_MASK} DESC "
+    "LIMIT ?)"
+)
 
-    Then every fact in the keyword index is visible, and the filter, which reads the key
-    columns of every match (a third of the query's time), can be left out. This is the
-    usual embedded store: one agent, one user. ``revisions`` keeps the count exact or over,
-    never under, so a store with anyone else's facts always takes the filtered path.
+
+def ranked_sql(query: str, ranges: list[tuple[int, int]], limit: int) -> tuple[str, list[object]]:
+    """The best ``limit`` matches of ``query`` in the rowid ``ranges``, with their fact ids.
+
+    FTS5 seeks each word's entries to the start of a range and stops at its end, so only the
+    visible partitions' matches are read and scored; the ranges' lists are merged.
     """
-    row = conn.execute("SELECT value FROM counters WHERE name = 'fact_partitions'").fetchone()
-    held = sum(1 for seq in fact_seqs(conn, parts).values() if seq > 0)
-    return row is not None and as_int(row[0], "counters", "fact_partitions") == held
+    sql = (
+        f"SELECT f.id, m.score FROM ({' UNION ALL '.join([_IN_RANGE] * len(ranges))}) m "
+        f"JOIN facts f ON f.pk = m.r & {PK_MASK} ORDER BY m.score DESC, f.pk DESC LIMIT ?"
+    )
+    params: list[object] = [v for low, high in ranges for v in (query, low, high, limit)]
+    return sql, [*params, limit]
 
 
 def keyword_ranking(
@@ -167,31 +182,14 @@ def keyword_ranking(
     parts = visible_partitions(visibility)
     if not parts or limit <= 0:
         return []
-    with transaction(conn, write=False):  # the check and the query see one snapshot
+    with transaction(conn, write=False):  # the statistics and the query see one snapshot
         indexed = indexed_facts(conn)
         query = fts_query(informative(conn, query_words(text), indexed))
-        if query is None:
+        ranges = rowid_ranges(partition_numbers(conn, parts))
+        if query is None or not ranges:
             return []
-        if sees_every_fact(conn, parts):
-            sql = (
-                "SELECT f.id, m.score FROM (SELECT rowid AS pk, -bm25(facts_fts) AS score "
-                "FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC, pk DESC LIMIT ?"
-                ") m JOIN facts f ON f.pk = m.pk ORDER BY m.score DESC, m.pk DESC"
-            )
-            params: list[object] = [query, limit]
-        else:
-            # The index holds active facts only (its triggers drop a fact when it is
-            # retired): the join reads just the key columns of each match, to filter.
-            where, keys = partition_filter(parts, "f")
-            sql = (
-                "SELECT f.id, -bm25(facts_fts) AS score "
-                "FROM facts_fts JOIN facts f ON f.pk = facts_fts.rowid "
-                f"WHERE facts_fts MATCH ? AND {where} "
-                "ORDER BY score DESC, f.pk DESC LIMIT ?"
-            )
-            params = [query, *keys, limit]
         try:
-            rows = conn.execute(sql, params).fetchall()
+            rows = conn.execute(*ranked_sql(query, ranges, limit)).fetchall()
         except sqlite3.OperationalError as exc:
             if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
                 return []  # a query the sanitiser let through must not fail a search

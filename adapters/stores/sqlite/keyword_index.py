@@ -15,6 +15,9 @@ the *active* facts only and the check expects every row of the content table.
 
 Version 5 stems: the index is made again with FTS5's ``porter`` tokenizer around the same
 ``unicode61`` one, and filled from the active facts.
+
+Version 10 keys the index by partition (``keyword_partitions``). The steps here upgrade
+older files through the layout of versions 3-9, whose rowids are the facts' ``pk``.
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ import sqlite3
 
 log = logging.getLogger("eden_memory.store")
 
-# Removal before insertion, in one trigger, so their order is fixed.
-UPDATE_TRIGGER = """
+# Removal before insertion, in one trigger, so their order is fixed (versions 3-9).
+UPDATE_TRIGGER_BY_PK = """
 CREATE TRIGGER facts_fts_update AFTER UPDATE OF content, status ON facts BEGIN
     INSERT INTO facts_fts (facts_fts, rowid, content)
         SELECT 'delete', old.pk, old.content WHERE old.status = 'active';
@@ -46,9 +49,9 @@ def replace_update_triggers(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TRIGGER IF EXISTS facts_fts_unindex")
     conn.execute("DROP TRIGGER IF EXISTS facts_fts_reindex")
     conn.execute("DROP TRIGGER IF EXISTS facts_fts_update")
-    conn.execute(UPDATE_TRIGGER)
+    conn.execute(UPDATE_TRIGGER_BY_PK)
     if index_damaged(conn, TOKENIZE_V1):
-        rebuild(conn)
+        _rebuild_by_pk(conn)
         log.warning(
             "the keyword index of this memory store was damaged by an earlier eden-memory "
             "(editing a fact could corrupt it); it was rebuilt from the facts, nothing was lost"
@@ -68,7 +71,7 @@ def stem_keyword_index(conn: sqlite3.Connection) -> None:
         f"content_rowid = 'pk', tokenize = '{TOKENIZE}')"
     )
     conn.execute("CREATE VIRTUAL TABLE facts_vocab USING fts5vocab(facts_fts, row)")
-    fill(conn)
+    _fill_by_pk(conn)
 
 
 def index_damaged(conn: sqlite3.Connection, tokenize: str = TOKENIZE) -> bool:
@@ -96,14 +99,14 @@ def index_damaged(conn: sqlite3.Connection, tokenize: str = TOKENIZE) -> bool:
             conn.execute(f"DROP TABLE temp.{table}")
 
 
-def rebuild(conn: sqlite3.Connection) -> None:
-    """Empty the index and fill it again from the active facts."""
+def _rebuild_by_pk(conn: sqlite3.Connection) -> None:
+    """Empty the index of versions 3-9 and fill it again from the active facts."""
     conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('delete-all')")
-    fill(conn)
+    _fill_by_pk(conn)
 
 
-def fill(conn: sqlite3.Connection) -> None:
-    """Index every active fact (into an empty index)."""
+def _fill_by_pk(conn: sqlite3.Connection) -> None:
+    """Index every active fact under its ``pk`` (into an empty index of versions 3-9)."""
     conn.execute(
         "INSERT INTO facts_fts (rowid, content) "
         "SELECT pk, content FROM facts WHERE status = 'active'"

@@ -17,9 +17,10 @@ from eden_memory.adapters.stores.sqlite.keyword_index import (
     replace_update_triggers,
     stem_keyword_index,
 )
+from eden_memory.adapters.stores.sqlite.keyword_partitions import partition_keyword_index
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
@@ -94,6 +95,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     6: _add_vector_files,
     7: _index_owner_listing,
     8: _chain_vector_files,
+    9: partition_keyword_index,  # a search reads only the visible partitions' entries
 }
 
 

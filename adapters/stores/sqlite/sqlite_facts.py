@@ -11,13 +11,14 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
 from eden_memory.adapters.stores.sqlite import fact_reads, facts, owners
+from eden_memory.adapters.stores.sqlite.fact_origins import fact_origins
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.space import current_space
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactQuery, Vector
+from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
 
 
 class SqliteFacts:
@@ -33,6 +34,11 @@ class SqliteFacts:
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         parse = self._handle.parse
         return await self._handle.reader.run(lambda c: fact_reads.get_facts(c, ids, parse))
+
+    async def fact_origins(
+        self, ids: Sequence[FactId], visibility: FactVisibility
+    ) -> dict[FactId, FactOrigin]:
+        return await self._handle.reader.run(lambda c: fact_origins(c, ids, visibility))
 
     async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]:
         found = await self._handle.reader.run(lambda c: fact_reads.get_vectors(c, ids))

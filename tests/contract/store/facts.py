@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import EmbeddingSpaceError
-from eden_memory.domain.ids import FactId
+from eden_memory.domain.ids import FactId, SessionId
+from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import content_hash
-from eden_memory.ports.stores import FactStore, Stores
-from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures
+from eden_memory.ports.stores import FactOrigin, FactStore, Stores
+from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, sees
 
 
 class FactContract(StoreFixtures):
@@ -53,6 +55,29 @@ class FactContract(StoreFixtures):
         assert stored == facts
         wanted = [facts[2].id, FactId("fact-unknown"), facts[0].id]
         assert await stores.facts.get_facts(wanted) == [facts[2], facts[0]]
+
+    async def test_origins_are_read_of_the_active_visible_facts_only(
+        self, stores: Stores, build: Builder
+    ) -> None:
+        said = T0 + timedelta(days=2, microseconds=123_457)  # BSON keeps milliseconds alone
+        mine = build.fact("Alice hikes", user=U1, formed_at=said).evolve(
+            source_session_id=SessionId("session-9")
+        )
+        agents, bobs, other_agents = (
+            build.fact("the office is in Lyon"),
+            build.fact("Bob hikes", user=U2),
+            build.fact("the office is in Oslo", agent=B),
+        )
+        retired = build.fact("Alice hiked", user=U1, status=FactStatus.RETIRED)
+        added = [mine, agents, bobs, other_agents, retired]
+        await stores.facts.add_facts(added, [build.axis(n) for n in range(len(added))])
+        asked = [*(f.id for f in added), FactId("fact-unknown"), mine.id]
+        origins = await stores.facts.fact_origins(asked, sees(A, U1))
+        assert origins == {
+            mine.id: FactOrigin(said, SessionId("session-9")),
+            agents.id: FactOrigin(T0, None),
+        }
+        assert await stores.facts.fact_origins([], sees(A, U1)) == {}
 
     async def test_an_exact_duplicate_returns_the_stored_fact(
         self, facts: FactStore, build: Builder

@@ -1,15 +1,16 @@
 """Keyword search stays right through every change a fact can go through.
 
-Edits and merges (``update_fact`` with new text), retirement, deletion, erasure of a scope and
-imports (facts of any status added with their vectors) each change what keyword search must
-find. The texts share words on purpose: an index that removes an old text after adding the
-new one (the embedded stores's bug before schema version 3) loses the shared word, or fails
-outright, on the next search for it.
+Edits and merges (``update_fact`` with new text), retirement, deletion, erasure of a scope,
+moves to another owner and imports (facts of any status added with their vectors) each change
+what keyword search must find, and for whom. The texts share words on purpose: an index
+that removes an old text after adding the new one (the embedded stores's bug before schema
+version 3) loses the shared word, or fails outright, on the next search for it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 from datetime import timedelta
 
 from hypothesis import HealthCheck, given, settings
@@ -18,12 +19,13 @@ from hypothesis import strategies as st
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact, FactStatus
-from eden_memory.domain.scopes import FactVisibility, ScopeKey
+from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores import Stores
 from tests.contract.store.world import T0, U1, U2, A, Builder, StoreFactory, StoreFixtures, sees
 
 WORDS = ["hello", "world", "there", "kayak", "tea"]
-ALICE = sees(A, U1)
+ALICE, BOB = sees(A, U1), sees(A, U2)
+OWNERS = [U1, None, U2]  # a fact moved goes to the next owner: Alice's, the agent's, Bob's
 
 
 async def found(stores: Stores, word: str, viewer: FactVisibility = ALICE) -> set[FactId]:
@@ -34,7 +36,7 @@ def texts() -> st.SearchStrategy[str]:
     return st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
 
 
-CHANGES = ["add", "edit", "retire", "delete"]
+CHANGES = ["add", "edit", "retire", "delete", "move"]
 
 
 async def change(
@@ -42,7 +44,8 @@ async def change(
 ) -> None:
     """Add a fact or change the ``n``-th stored one (cyclically), and mirror it in ``live``."""
     if how == "add" or not live:
-        fact = build.fact(text, user=U1, formed_at=T0 + timedelta(minutes=n))
+        owner = OWNERS[n % len(OWNERS)]
+        fact = build.fact(text, user=owner, formed_at=T0 + timedelta(minutes=n))
         [stored] = await stores.facts.add_facts([fact], [build.hashed(text)])
         live[stored.id] = stored
         return
@@ -59,6 +62,12 @@ async def change(
     elif fact.is_active and how == "retire":
         retired = fact.retired(T0, "contradicted", None)
         live[target] = await stores.facts.update_fact(retired, None, fact.version)
+    elif how == "move":
+        owner = OWNERS[(OWNERS.index(fact.user_id) + 1) % len(OWNERS)]
+        scope = Scope.AGENT if owner is None else Scope.USER
+        moved = fact.evolve(scope=scope, user_id=owner, version=fact.version + 1)
+        with contextlib.suppress(ConflictError):  # its text is already active there
+            live[target] = await stores.facts.update_fact(moved, None, fact.version)
 
 
 class KeywordChangeContract(StoreFixtures):
@@ -131,7 +140,7 @@ class KeywordChangeContract(StoreFixtures):
         ],
     )
     @given(steps=st.lists(st.tuples(st.sampled_from(CHANGES), texts()), max_size=12))
-    async def test_after_any_changes_each_word_finds_exactly_the_active_facts_holding_it(
+    async def test_after_any_changes_each_word_finds_exactly_the_visible_active_facts_holding_it(
         self, make_stores: StoreFactory, build: Builder, steps: list[tuple[str, str]]
     ) -> None:
         stores = await make_stores()
@@ -140,6 +149,12 @@ class KeywordChangeContract(StoreFixtures):
         live = {f.id: f for f in facts}
         for number, (how, text) in enumerate(steps):
             await change(stores, build, live, how, number, text)
-            for word in WORDS:
-                expected = {i for i, f in live.items() if f.is_active and word in f.content.split()}
-                assert await found(stores, word) == expected, (how, text, word)
+            for word, viewer in itertools.product(WORDS, (ALICE, BOB)):
+                expected = {
+                    i
+                    for i, f in live.items()
+                    if f.is_active
+                    and viewer.admits(f.agent_id, f.scope, f.user_id)
+                    and word in f.content.split()
+                }
+                assert await found(stores, word, viewer) == expected, (how, text, word)

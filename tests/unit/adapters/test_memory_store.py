@@ -9,7 +9,7 @@ import pytest
 from eden_memory.adapters.stores.memory import fail_next, memory_stores
 from eden_memory.adapters.stores.memory.bm25 import bm25, words
 from eden_memory.domain.errors import StoreUnavailableError
-from eden_memory.domain.ids import AgentId, FactId
+from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores import FactRanking
@@ -92,6 +92,29 @@ async def test_keyword_ranking_scores_are_bm25() -> None:
     hits = await store.ranking.keyword_ranking("acme", SEES_AGENT, 10)
     expected = bm25("acme", {f"fact-{n}": t for n, t in enumerate(texts)})
     assert {h.id: h.score for h in hits} == pytest.approx(expected)
+
+
+async def test_keyword_statistics_are_those_of_the_visible_facts_through_changes() -> None:
+    store = memory_stores()
+    owners: list[UserId | None] = [None, UserId("u1"), UserId("u2"), UserId("u3")]
+    texts = ["Acme hired John", "Acme builds rockets", "John sells bikes", "acme acme"]
+    facts = [
+        fact(f"{t} {n}", n).evolve(scope=Scope.USER, user_id=owners[n % 4])
+        if owners[n % 4]
+        else fact(f"{t} {n}", n)
+        for n, t in enumerate(texts * 5)
+    ]
+    await store.facts.add_facts(facts, [[1.0, 0.0]] * len(facts))
+    moved = facts[2].evolve(user_id=UserId("u1"), content="Acme moved here")
+    await store.facts.update_fact(moved, None, 1)
+    await store.facts.update_fact(facts[5].retired(T0, "contradicted", None), None, 1)
+    await store.facts.delete_facts([facts[9].id])
+    alice = FactVisibility(AGENT, UserId("u1"), frozenset({Scope.AGENT, Scope.USER}))
+    live = {f.id: f for f in await store.facts.get_facts([f.id for f in facts])}
+    seen = {str(i): f.content for i, f in live.items() if f.is_active and f.user_id in (None, "u1")}
+    hits = await store.ranking.keyword_ranking("acme john", alice, 50)
+    assert {h.id: h.score for h in hits} == pytest.approx(bm25("acme john", seen))
+    assert moved.id in {h.id for h in hits}
 
 
 def test_words_are_lowercase_unicode_tokens() -> None:

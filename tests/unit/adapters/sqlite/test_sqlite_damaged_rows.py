@@ -44,6 +44,18 @@ CASES: list[tuple[str, str, Read, str]] = [
         "the facts row 'fact-53' does not decode: Fact version:",
     ),
     (
+        "a fact that is not JSON, read for its origin",
+        "UPDATE facts SET doc = substr(doc, 1, 40) WHERE id = 'fact-3'",
+        lambda s: s.facts.fact_origins([FactId("fact-3")], VIEWER),
+        "the facts row 'fact-3' does not decode: its record is not JSON",
+    ),
+    (
+        "a fact whose source session is a number",
+        "UPDATE facts SET doc = json_set(doc, '$.source_session_id', 7) WHERE id = 'fact-3'",
+        lambda s: s.facts.fact_origins([FactId("fact-3")], VIEWER),
+        "the facts row 'fact-3' does not decode: its record's source session is not text",
+    ),
+    (
         "an access count that is text",
         "UPDATE facts SET access_count = 'many' WHERE id = 'fact-3'",
         lambda s: s.facts.get_facts([FactId("fact-3")]),

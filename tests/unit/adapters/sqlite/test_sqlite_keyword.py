@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,9 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite import keyword, open_sqlite
-from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
 from eden_memory.adapters.stores.sqlite.keyword import fts_query, query_words
-from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
@@ -143,56 +141,6 @@ async def test_in_a_large_index_weightless_words_are_left_out(
     assert await store.ranking.keyword_ranking("the team meets", VIEWER, 5) == []
     monkeypatch.setattr(keyword, "PRUNE_FROM_FACTS", 1000)
     assert len(await store.ranking.keyword_ranking("the team meets", VIEWER, 5)) == 5
-
-
-def user_fact(n: int, content: str, user: str, agent: str = A) -> Fact:
-    return fact(n, content).evolve(scope=Scope.USER, user_id=UserId(user), agent_id=agent)
-
-
-def seen_whole(path: Path, visibility: FactVisibility) -> bool:
-    """Whether a keyword search of ``visibility`` may skip the visibility filter."""
-    with sqlite3.connect(path) as raw:
-        return keyword.sees_every_fact(raw, visible_partitions(visibility))
-
-
-async def test_the_filter_is_skipped_only_while_the_viewer_sees_every_fact(
-    tmp_path: Path,
-) -> None:
-    alone = FactVisibility(A, UserId("u1"), frozenset({Scope.AGENT, Scope.USER}))
-    async with await open_sqlite(tmp_path / "memory.db") as store:
-        await store.facts.add_facts([fact(1, "kayak in the garage")], [[1.0, 0.0]])
-        await store.facts.add_facts([user_fact(2, "kayak is red", "u1")], [[1.0, 0.0]])
-        assert seen_whole(tmp_path / "memory.db", alone)  # one agent, one user: the fast path
-        assert not seen_whole(tmp_path / "memory.db", VIEWER)  # agent facts only: u1's are hidden
-        await store.facts.add_facts([user_fact(3, "kayak is blue", "u2")], [[1.0, 0.0]])
-        assert not seen_whole(tmp_path / "memory.db", alone)
-        assert {r.id for r in await store.ranking.keyword_ranking("kayak", alone, 5)} == {
-            FactId("fact-1"),
-            FactId("fact-2"),
-        }
-        await store.facts.delete_facts([FactId("fact-3")])
-        assert not seen_whole(
-            tmp_path / "memory.db", alone
-        )  # the count never goes down: still filtered
-
-
-async def test_an_older_file_counts_its_fact_partitions_when_upgraded(tmp_path: Path) -> None:
-    path = tmp_path / "memory.db"
-    async with await open_sqlite(path) as store:
-        await store.facts.add_facts(
-            [fact(1, "kayak"), user_fact(2, "kayak", "u1"), user_fact(3, "kayak", "u1", "b")],
-            [[1.0, 0.0]] * 3,
-        )
-    with sqlite3.connect(path) as raw:  # as version 1 left it: no count
-        raw.execute("DELETE FROM counters WHERE name = 'fact_partitions'")
-        raw.execute("PRAGMA user_version = 1")
-    async with await open_sqlite(path) as store:
-        with sqlite3.connect(path) as raw:
-            count = raw.execute("SELECT value FROM counters WHERE name = 'fact_partitions'")
-            assert count.fetchone() == (3,)
-        alone = FactVisibility(A, UserId("u1"), frozenset({Scope.AGENT, Scope.USER}))
-        assert not seen_whole(path, alone)  # agent b's partition is not A's
-        assert len(await store.ranking.keyword_ranking("kayak", alone, 5)) == 2
 
 
 SMALL = [

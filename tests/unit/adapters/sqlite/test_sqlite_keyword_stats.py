@@ -14,7 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite.keyword import first_varint, indexed_facts
-from eden_memory.adapters.stores.sqlite.keyword_index import rebuild
+from eden_memory.adapters.stores.sqlite.keyword_partitions import (
+    PK_BITS,
+    number_partitions,
+    rebuild,
+)
 from eden_memory.adapters.stores.sqlite.schema import prepare
 
 Write = tuple[str, int, str]
@@ -46,7 +50,11 @@ def _apply(conn: sqlite3.Connection, write: Write) -> None:
             (pk, f"f{pk}", content, f"h{pk}"),
         ).rowcount
         if added:  # as the store indexes what it adds (schema version 7: no insert trigger)
-            conn.execute("INSERT INTO facts_fts (rowid, content) VALUES (?, ?)", (pk, content))
+            number = number_partitions(conn, [("a", "agent", "")])[("a", "agent", "")]
+            conn.execute(
+                "INSERT INTO facts_fts (rowid, content) VALUES (?, ?)",
+                ((number << PK_BITS) | pk, content),
+            )
     elif kind == "edit":
         conn.execute("UPDATE facts SET content = ? WHERE pk = ?", (content, pk))
     elif kind == "retire":
