@@ -13,9 +13,9 @@ the rest the viewer's user facts, so every fact is visible to the viewer), then:
   store write; the embedder returns precomputed vectors) for calls of 1, 100 and 10,000
   facts, into the store of that size (another user's facts, so the viewer's set is fixed);
 * in a fresh process: opening the store and running its first search (warm page cache: the
-  file and its vector files were just written; the writes made the vector files, no search
-  ran before), and the resident memory that process gained by it;
-* bytes on disk per fact (the file, its WAL and its vector files, after closing).
+  file was just written; the writes made the vector logs, no search ran before), and the
+  resident memory that process gained by it;
+* bytes on disk per fact (the file and its WAL after closing; the vector chunks in it).
 
 ``--tenants`` adds the multi-tenant case: 1,000 users x 100 facts plus 50,000 agent facts,
 searched as one user (50,100 visible facts).
@@ -32,12 +32,14 @@ import asyncio
 import hashlib
 import json
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -257,11 +259,13 @@ async def open_and_search(path: Path) -> dict[str, float]:
 
 
 def disk_bytes(path: Path) -> tuple[int, int]:
-    """Bytes of the store: its file, WAL and vector files; and of the vector files alone."""
+    """Bytes of the store (its file and WAL), and of the vectors' chunks in it."""
     files = [p for p in path.parent.glob(path.name + "*") if p.is_file()]
-    vectors = [p for p in path.with_name(path.name + ".vectors").glob("*") if p.is_file()]
-    in_files = sum(p.stat().st_size for p in vectors)
-    return sum(p.stat().st_size for p in files) + in_files, in_files
+    with closing(sqlite3.connect(path)) as raw:
+        (in_chunks,) = raw.execute(
+            "SELECT coalesce(sum(length(rows)), 0) FROM vector_chunks"
+        ).fetchone()
+    return sum(p.stat().st_size for p in files), int(in_chunks)
 
 
 def p(values: list[float], q: int) -> float:
@@ -314,7 +318,7 @@ def report(
     total, files = disk
     print(
         f"  disk {total / stored:,.0f} bytes per fact ({total / 2**20:,.0f} MB, {stored:,} facts;"
-        f" vector files {files / stored:,.0f} bytes per fact)"
+        f" vector chunks {files / stored:,.0f} bytes per fact)"
     )
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from contextlib import suppress
 from pathlib import Path
 
+import numpy as np
+
 from eden_memory.adapters.stores.sqlite.connection import (
     StoreConnection,
     Worker,
@@ -26,8 +28,7 @@ from eden_memory.adapters.stores.sqlite.connection import (
 )
 from eden_memory.adapters.stores.sqlite.fact_cache import FactCache
 from eden_memory.adapters.stores.sqlite.scan import Precision, choose
-from eden_memory.adapters.stores.sqlite.schema import optimize, prepare
-from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
+from eden_memory.adapters.stores.sqlite.schema import forget_vector_files, optimize, prepare
 from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
 from eden_memory.domain.errors import StoreCorruptedError, StoreError
 
@@ -62,12 +63,12 @@ class SqliteHandle:
             if isinstance(exc, StoreError):  # the same kind (a lock stays retryable), with the path
                 raise type(exc)(f"cannot open the store {path}: {exc}") from exc
             raise
-        self.folder = VectorFolder(path.with_name(path.name + ".vectors"), scan.dtype)
-        conns[0].vector_folder = self.folder  # the writer appends to the files
+        forget_vector_files(path)
+        conns[0].vector_dtype = self.dtype = np.dtype(scan.dtype).name  # new logs' type
         self.writer = Worker("eden-sqlite-writer", conns[0])
         self.reader = Worker("eden-sqlite-reader", conns[1])
         self.searcher = Worker("eden-sqlite-vectors", conns[2])
-        self.index = VectorIndex(scan, self.folder)
+        self.index = VectorIndex(scan)
         # The cache belongs to the reader's thread, as the index to the searcher's.
         self.parse = FactCache().fact
 

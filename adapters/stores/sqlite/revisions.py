@@ -21,10 +21,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
-from eden_memory.adapters.stores.sqlite.connection import transaction, vector_folder
+from eden_memory.adapters.stores.sqlite.connection import transaction, vector_dtype
 from eden_memory.adapters.stores.sqlite.decoding import as_int
 from eden_memory.adapters.stores.sqlite.partition import Matrix
-from eden_memory.adapters.stores.sqlite.vector_file_writes import Added, follow
+from eden_memory.adapters.stores.sqlite.vector_log_writes import Added, follow
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.scopes import ScopeKey
 
@@ -67,7 +67,7 @@ class Changes:
 
     def added(self, key: KeyCols, ids: list[str], rows: Matrix) -> int:
         """Active facts ``ids`` were inserted into ``key`` with these float32 ``rows``: the
-        partition's file appends them from here, without reading them back."""
+        partition's vector logs append them from here, without reading them back."""
         self._added.setdefault(key, Added()).extend(ids, rows)
         return self._touch(key)
 
@@ -96,11 +96,9 @@ class Changes:
                     "UPDATE counters SET value = value + ? WHERE name = 'fact_partitions'",
                     (new,),
                 )
-            folder = vector_folder(self._conn)
-            if folder is not None:
-                touched = {key: before.get(key, 0) for key in self._fact_keys}
-                added = {k: v for k, v in self._added.items() if k not in self._rewritten}
-                follow(self._conn, folder, touched, fact_seq, added, self.space)
+            touched = {key: before.get(key, 0) for key in self._fact_keys}
+            added = {k: v for k, v in self._added.items() if k not in self._rewritten}
+            follow(self._conn, vector_dtype(self._conn), touched, fact_seq, added, self.space)
         self._conn.executemany(
             "INSERT INTO scope_state (agent_id, scope, owner, revision, fact_seq) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (agent_id, scope, owner) DO UPDATE SET "

@@ -2,7 +2,9 @@
 
 Semantic ranking is an exact scan of the in-memory vector index, which the searcher brings
 up to date from the file's change log before each search (so writes by this process and by
-others are seen alike; ``vector_index``). Keyword ranking is FTS5's BM25 (``keyword``).
+others are seen alike; ``vector_index``); a partition it had to read from the fact rows has
+its vector log mended by the writer after the search. Keyword ranking is FTS5's BM25
+(``keyword``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import asyncio
 from contextlib import suppress
 from functools import partial
 
-from eden_memory.adapters.stores.sqlite import keyword, semantic, vector_file_writes
+from eden_memory.adapters.stores.sqlite import keyword, semantic, vector_log_writes
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError
@@ -23,7 +25,7 @@ from eden_memory.ports.stores import Vector
 class SqliteRanking:
     def __init__(self, handle: SqliteHandle) -> None:
         self._handle = handle
-        self._saving: asyncio.Task[None] | None = None
+        self._mending: asyncio.Task[None] | None = None
 
     @property
     def text_score_threshold(self) -> float:
@@ -36,8 +38,8 @@ class SqliteRanking:
         ranked = await self._handle.searcher.run(
             lambda c: semantic.semantic_ranking(c, index, vector, visibility, limit, space)
         )
-        if index.unsaved and (self._saving is None or self._saving.done()):
-            self._saving = asyncio.create_task(self._save_vector_files())
+        if index.mending and (self._mending is None or self._mending.done()):
+            self._mending = asyncio.create_task(self._mend_vector_logs())
         return ranked
 
     async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
@@ -46,19 +48,20 @@ class SqliteRanking:
         )
 
     async def settle(self) -> None:
-        """Let a vector-file save a search started finish (before the handle closes)."""
-        if self._saving is not None:
-            await self._saving
+        """Let the mending of vector logs a search started finish (before the handle closes)."""
+        if self._mending is not None:
+            await self._mending
 
-    async def _save_vector_files(self) -> None:
-        """Write the partitions a search read from the rows to files, after the search.
+    async def _mend_vector_logs(self) -> None:
+        """Build or compact the logs a search found missing or mostly dead, after the search.
 
-        A cache: any failure leaves the rows to be read again next time, never an error.
+        The logs follow the fact rows: any failure leaves the rows to be read again next
+        time, never an error.
         """
         handle = self._handle
-        with suppress(StoreError, OSError):
-            snaps = await handle.searcher.run(lambda c: handle.index.snapshots())
-            for snap in snaps:
+        with suppress(StoreError):
+            mends = await handle.searcher.run(lambda c: handle.index.mends())
+            for key, seen in mends:
                 await handle.writer.run(
-                    partial(vector_file_writes.adopt, folder=handle.folder, snap=snap)
+                    partial(vector_log_writes.mend, key=key, dtype=handle.dtype, seen=seen)
                 )

@@ -4,7 +4,8 @@ Vectors are cached per (agent, scope, owner) partition, so a search for (agent A
 scores the query against exactly A's agent partition and (A, U)'s user partition: the
 filter is applied before ranking, and the work is one scan per partition plus an
 ``argpartition`` for the top k. With a half-precision scan (``scan``), every row scoring
-within twice the scan's error bound of the k-th best is re-scored in float32 from the file,
+within twice the scan's error bound of the k-th best is re-scored in float32 from the fact
+rows,
 so the ranking and the scores returned are those of an exact float32 scan.
 
 Staying correct when other connections write: before each search, the partitions involved
@@ -17,10 +18,11 @@ lookup (with the space and the tombstone floor, ~0.02 ms a search). This is fine
 A partition synced before the oldest kept tombstone, or a change of embedding space, means a
 full reload. The index is used by one thread only (the store's searcher): it needs no lock.
 
-Loading a partition reads its vector file when it has a usable one (``vector_files``): the
-file's rows as of its stamp, then the changes after that stamp as above. A partition read
-from the fact rows instead, or whose file is mostly dead rows or many small log entries, is
-listed in ``unsaved``; ``snapshots`` writes those to new files for the store's writer to adopt.
+Loading a partition reads its vector log when it has a usable one of the index's type
+(``vector_log_reads``): the log's rows as of its stamp, then the changes after that stamp as
+above. A partition read from the fact rows instead (no log, another space, damage), or whose
+log is mostly dead rows, is listed in ``mends``, for the store's writer to build or compact
+its log (``vector_log_writes.mend``).
 """
 
 from __future__ import annotations
@@ -31,45 +33,45 @@ from typing import cast
 
 import numpy as np
 
-from eden_memory.adapters.stores.sqlite import vector_file_reads
+from eden_memory.adapters.stores.sqlite import vector_log_reads
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, rows_by_ids
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_text, vector_rows
 from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
 from eden_memory.adapters.stores.sqlite.scan import SingleScan, VectorScan
 from eden_memory.adapters.stores.sqlite.space import read_space
-from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
-from eden_memory.adapters.stores.sqlite.vector_file_rows import Snapshot
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 _WHERE = "agent_id = ? AND scope = ? AND owner = ?"
 _LOAD_BLOCK = 4096
-# A file is rewritten once its dead rows (replaced or removed) outnumber its live ones by
-# this many: the dead rows cost a read each time the store opens.
+# A log is compacted once its dead rows (replaced or removed) outnumber its live ones by this
+# many: the dead rows cost a read each time the store opens.
 COMPACT_SLACK = 4096
-# ... or once it holds more log entries than this (a partition written one fact at a time
-# has one per write): each costs three system calls and a checksum call to open.
-COMPACT_CHUNKS = 1024
 
 
 class VectorIndex:
-    def __init__(self, scan: VectorScan | None = None, folder: VectorFolder | None = None) -> None:
+    def __init__(self, scan: VectorScan | None = None) -> None:
         self.scan = scan or SingleScan()
-        self._folder = folder
+        self.dtype = np.dtype(self.scan.dtype).name
         self._space: EmbeddingSpace | None = None
         self._parts: dict[KeyCols, Partition] = {}
-        # Partitions to write to a new file, with the token of the file seen (None: none).
-        self._unsaved: dict[KeyCols, bytes | None] = {}
+        # Logs for the writer to mend: None to build, else the rows seen in it, to compact.
+        self._mends: dict[KeyCols, int | None] = {}
 
     @property
-    def unsaved(self) -> bool:
-        return bool(self._unsaved)
+    def mending(self) -> bool:
+        return bool(self._mends)
+
+    def mends(self) -> list[tuple[KeyCols, int | None]]:
+        """The logs to mend (each key once), as ``vector_log_writes.mend`` takes them."""
+        out, self._mends = list(self._mends.items()), {}
+        return out
 
     def sync(self, conn: sqlite3.Connection, keys: Sequence[KeyCols]) -> EmbeddingSpace | None:
         """Bring these partitions up to the file's state (call inside a read transaction)."""
         space = read_space(conn)
         if space != self._space:
-            self._space, self._parts, self._unsaved = space, {}, {}
+            self._space, self._parts, self._mends = space, {}, {}
         if space is None:
             return None
         floor = tombstone_floor(conn)
@@ -111,34 +113,23 @@ class VectorIndex:
         return [(ids[i], float(found[i])) for i in order.tolist()]
 
     def clear(self) -> None:
-        self._space, self._parts, self._unsaved = None, {}, {}
-
-    def snapshots(self) -> list[Snapshot]:
-        """Write each ``unsaved`` partition, as synced, to a temporary file to adopt."""
-        out: list[Snapshot] = []
-        for key, seen in self._unsaved.items():
-            part = self._parts.get(key)
-            if self._folder and self._space and part is not None:
-                written = vector_file_reads.snapshot(self._folder, key, part, self._space, seen)
-                out += [written] if written else []
-        self._unsaved = {}
-        return out
+        self._space, self._parts, self._mends = None, {}, {}
 
     def _load(
         self, conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, seq: int
     ) -> Partition:
-        """From the partition's file if usable, else from the rows (and listed to save)."""
-        if self._folder is None:
-            return _load(conn, key, space, seq, self.scan.dtype)
-        row, log = vector_file_reads.load(conn, self._folder, key, space, seq)
+        """From the partition's log if usable, else from the rows (and listed to mend)."""
+        row, log = vector_log_reads.load(conn, key, self.dtype, space, seq)
         if row is None or log is None:
-            self._unsaved[key] = None if row is None else row.token
-            return _load(conn, key, space, seq, self.scan.dtype)
+            part = _load(conn, key, space, seq, self.scan.dtype)
+            if part.size:
+                self._mends[key] = None
+            return part
         part = Partition(row.seq, log.ids, log.rows)
         if row.seq != seq:
             _apply_changes(conn, key, space, part, seq)
-        if log.written > 2 * part.size + COMPACT_SLACK or log.chunks > COMPACT_CHUNKS:
-            self._unsaved[key] = row.token
+        if log.written > 2 * part.size + COMPACT_SLACK:
+            self._mends[key] = log.written
         return part
 
 
@@ -147,7 +138,7 @@ def _exact_scores(conn: sqlite3.Connection, ids: list[str], query: Matrix) -> Ma
     blobs = dict(rows_by_ids(conn, "SELECT id, vector FROM facts WHERE id IN ({ids})", ids))
     if (missing := next((i for i in ids if i not in blobs), None)) is not None:
         # Synced in this transaction, the index holds only what the table holds; unless the
-        # table lost a row to damage (a file that disagrees is never loaded: vector_files).
+        # table lost a row to damage.
         raise Undecodable("facts", missing, "the vector index holds it, the table does not")
     scores: Matrix = _unit_rows_of(ids, [blobs[i] for i in ids], len(query)) @ query
     return scores

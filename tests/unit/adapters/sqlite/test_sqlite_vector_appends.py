@@ -1,8 +1,8 @@
-"""A write that only inserts active facts appends the rows it holds to the partition's file.
+"""A write that only inserts active facts appends the rows it holds to the partition's log.
 
 Reading them back from the fact rows cost a select per partition on every write, and most of a
-single-fact write's share of the file's upkeep. Each test checks both sides: the writer's
-statements (no vector is read back), and what a freshly opened store ranks, from the file
+single-fact write's share of the log's upkeep. Each test checks both sides: the writer's
+statements (no vector is read back), and what a freshly opened store ranks, from the log
 alone, against the exact ranking of what the fact rows hold.
 """
 
@@ -12,15 +12,13 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.connection import StoreConnection, connect
 from eden_memory.adapters.stores.sqlite.facts import add_facts
-from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
 from eden_memory.domain.models import FactStatus
-from tests.unit.adapters.sqlite.test_sqlite_vector_files import (
+from tests.unit.adapters.sqlite.test_sqlite_vector_logs import (
     fact,
     ranked,
     the_row,
@@ -40,7 +38,7 @@ async def writer(path: Path) -> AsyncIterator[StoreConnection]:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(20)], vectors(20))
     conn = connect(path)
-    conn.vector_folder = VectorFolder(path.with_name(path.name + ".vectors"), np.float32)
+    conn.vector_dtype = "float16"
     yield conn
     conn.close()
 
@@ -57,7 +55,7 @@ def _vector_reads(conn: StoreConnection, job: Callable[[], object]) -> list[str]
 
 
 def _relabel_rows(path: Path) -> None:
-    """Proof the file is what a new store reads: read from the rows, nothing would match."""
+    """Proof the log is what a new store reads: read from the rows, nothing would match."""
     with sqlite3.connect(path) as raw:
         raw.execute("UPDATE facts SET vec_model = 'elsewhere'")
 
@@ -101,10 +99,10 @@ async def test_a_batch_holding_a_retired_fact_is_read_back_and_keeps_it_out(
         assert "fact-40" not in found
 
 
-async def test_a_file_behind_its_partition_is_caught_up_from_the_rows(
+async def test_a_log_behind_its_partition_is_caught_up_from_the_rows(
     path: Path, writer: StoreConnection
 ) -> None:
-    with sqlite3.connect(path) as raw:  # another writer's change the file has not followed
+    with sqlite3.connect(path) as raw:  # another writer's change the log has not followed
         raw.execute("UPDATE counters SET value = value + 1 WHERE name = 'fact_seq'")
         raw.execute("UPDATE facts SET seq = seq + 1 WHERE id = 'fact-19'")
         raw.execute("UPDATE scope_state SET fact_seq = fact_seq + 1 WHERE scope = 'user'")

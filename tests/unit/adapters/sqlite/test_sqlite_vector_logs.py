@@ -1,9 +1,9 @@
-"""Per-partition vector files: a cache that opens a store in one read, never trusted blindly.
+"""Per-partition vector logs: chunk rows that open a store in a few reads, moved with the facts.
 
 Each test checks what a freshly opened store ranks against the exact ranking of what the
-fact rows hold, after the kinds of change a file can miss: writes by another store,
-deletions, retirements, new vectors, a new embedding space, a crash between the append
-and the commit, a damaged or missing file, and mostly-dead files.
+fact rows hold, after the kinds of change a log must follow: writes by another store,
+deletions, retirements, new vectors, a new embedding space, a transaction rolled back after
+its append, a damaged or missing log, and mostly-dead logs.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from eden_memory.adapters.stores.sqlite.connection import connect
 from eden_memory.adapters.stores.sqlite.fact_rows import INSERT_FACT, fact_key, insert_params
 from eden_memory.adapters.stores.sqlite.revisions import Changes
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
-from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
-from eden_memory.adapters.stores.sqlite.vector_file_rows import file_path, file_row
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
@@ -77,10 +75,10 @@ async def ranked(path: Path, query: list[float], space: EmbeddingSpace = SPACE) 
 
 
 def the_row(path: Path, key: tuple[str, str, str] = USER_KEY) -> tuple[int, int, int]:
-    """(stamp, valid bytes, rows written) of the partition's file, from its SQLite row."""
+    """(stamp, chunks, rows written) of the partition's log, from its row."""
     with sqlite3.connect(path) as raw:
         found = raw.execute(
-            "SELECT seq, bytes, written FROM vector_files WHERE agent_id = ? AND scope = ? "
+            "SELECT seq, chunks, written FROM vector_logs WHERE agent_id = ? AND scope = ? "
             "AND owner = ?",
             key,
         ).fetchone()
@@ -88,26 +86,39 @@ def the_row(path: Path, key: tuple[str, str, str] = USER_KEY) -> tuple[int, int,
     return (int(found[0]), int(found[1]), int(found[2]))
 
 
+def on_disk(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+def chunk_rows(path: Path, key: tuple[str, str, str] = USER_KEY) -> int:
+    with sqlite3.connect(path) as raw:
+        (count,) = raw.execute(
+            "SELECT COUNT(*) FROM vector_chunks WHERE agent_id = ? AND scope = ? AND owner = ?",
+            key,
+        ).fetchone()
+    return int(count)
+
+
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
     return tmp_path / "memory.db"
 
 
-async def test_adding_facts_appends_them_to_the_file_a_new_store_opens_from(path: Path) -> None:
+async def test_adding_facts_appends_them_to_the_log_a_new_store_opens_from(path: Path) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(20)], vectors(20))
         await store.facts.add_facts([fact(20)], vectors(1, seed=2))
-    assert the_row(path)[2] == 21  # both writes appended, no search needed
+    assert the_row(path)[1:] == (2, 21)  # both writes appended, no search needed
     query = [1.0, 0.2, -0.3]
     expected = truth(path, query)
-    # Proof the file is what is read: relabel the rows' space behind the store's back (no
+    # Proof the log is what is read: relabel the rows' space behind the store's back (no
     # stamp moves). Read from the rows, the partition would now be empty.
     with sqlite3.connect(path) as raw:
         raw.execute("UPDATE facts SET vec_model = 'elsewhere'")
     assert await ranked(path, query) == expected
 
 
-async def test_deletions_retirements_and_new_vectors_reach_the_file(path: Path) -> None:
+async def test_deletions_retirements_and_new_vectors_reach_the_log(path: Path) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(30)], vectors(30))
         await store.facts.delete_facts([FactId("fact-3"), FactId("fact-7")])
@@ -119,7 +130,7 @@ async def test_deletions_retirements_and_new_vectors_reach_the_file(path: Path) 
         assert await ranked(path, query) == truth(path, query)
 
 
-async def test_writes_by_another_store_are_replayed_after_the_file(path: Path) -> None:
+async def test_writes_by_another_store_are_replayed_after_the_log(path: Path) -> None:
     async with (
         await open_sqlite(path) as first,
         await open_sqlite(path) as second,
@@ -135,52 +146,60 @@ async def test_writes_by_another_store_are_replayed_after_the_file(path: Path) -
     assert await ranked(path, query) == truth(path, query)
 
 
-async def test_an_append_whose_transaction_never_committed_is_ignored(path: Path) -> None:
+async def test_an_append_whose_transaction_rolled_back_leaves_no_chunk(path: Path) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(5)], vectors(5))
-    before = the_row(path)
-    # A writer that appended to the file, then died before its commit.
+    before = the_row(path), chunk_rows(path)
+    # A writer whose transaction appended to the log, then rolled back.
     conn = connect(path)
-    conn.vector_folder = VectorFolder(path.with_name(path.name + ".vectors"), np.float16)
+    conn.vector_dtype = "float16"
     conn.execute("BEGIN IMMEDIATE")
     changes = Changes(conn)
     ghost = fact(99)
     seq = changes.facts(fact_key(ghost))
     conn.execute(INSERT_FACT, insert_params(ghost, vector_blob([0.0, 0.0, 1.0]), seq))
     changes.flush()
+    assert chunk_rows(path) == before[1]  # not committed: other connections see nothing
     conn.execute("ROLLBACK")
     conn.close()
-    assert the_row(path) == before
+    assert (the_row(path), chunk_rows(path)) == before
     assert "fact-99" not in await ranked(path, [0.0, 0.0, 1.0])
-    async with await open_sqlite(path) as store:  # the next append overwrites the bytes
+    async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(5, 9)], vectors(4, seed=4))
     query = [0.2, 0.1, 1.0]
     assert await ranked(path, query) == truth(path, query)
 
 
-async def test_a_damaged_or_missing_file_is_read_from_the_rows_and_written_again(
-    path: Path,
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE vector_chunks SET rows = substr(rows, 1, 10)",
+        "UPDATE vector_chunks SET ids = CAST(x'ff00' AS BLOB)",
+        "UPDATE vector_chunks SET count = 'many'",
+        "DELETE FROM vector_chunks",
+        "UPDATE vector_logs SET written = written + 1",
+        "UPDATE vector_logs SET dim = 'three'",
+        "DELETE FROM vector_logs",
+    ],
+)
+async def test_a_damaged_or_missing_log_is_read_from_the_rows_and_built_again(
+    path: Path, damage: str
 ) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(12)], vectors(12))
-    folder = VectorFolder(path.with_name(path.name + ".vectors"), np.float16)
+        await store.facts.add_facts([fact(12)], vectors(1, seed=3))
     with sqlite3.connect(path) as raw:
-        row = file_row(raw, USER_KEY, "float16")
-    assert row is not None
-    damaged = bytearray(file_path(folder, USER_KEY, "float16").read_bytes())
-    damaged[-3] ^= 0xFF  # one bit of one vector: the chunk's checksum catches it
-    file_path(folder, USER_KEY, "float16").write_bytes(bytes(damaged))
+        raw.execute(damage)
     query = [0.5, 0.5, -1.0]
-    assert await ranked(path, query) == truth(path, query)
+    expected = truth(path, query)
+    assert await ranked(path, query) == expected
+    assert the_row(path)[1:] == (1, 13)  # built anew by that search's writer, in one chunk
     with sqlite3.connect(path) as raw:
-        rewritten = file_row(raw, USER_KEY, "float16")
-    assert rewritten is not None
-    assert rewritten.token != row.token
-    file_path(folder, USER_KEY, "float16").unlink()
-    assert await ranked(path, query) == truth(path, query)
+        raw.execute("UPDATE facts SET vec_model = 'elsewhere'")  # the next store reads the log
+    assert await ranked(path, query) == expected
 
 
-async def test_a_new_embedding_space_drops_the_old_files(path: Path) -> None:
+async def test_a_new_embedding_space_drops_the_old_logs(path: Path) -> None:
     other = EmbeddingSpace("m2", 3)
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(6)], vectors(6))
@@ -188,33 +207,35 @@ async def test_a_new_embedding_space_drops_the_old_files(path: Path) -> None:
             other, {FactId(f"fact-{n}"): v for n, v in enumerate(vectors(6, seed=9))}
         )
     query = [1.0, -1.0, 0.0]
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM vector_logs").fetchone() == (0,)
     assert await ranked(path, query, other) == truth(path, query, other)
-    assert the_row(path)[2] == 6  # written again by that search, in the new space
+    assert the_row(path)[2] == 6  # built by that search's writer, in the new space
 
 
-async def test_a_file_of_mostly_dead_rows_is_rewritten_by_a_search(path: Path) -> None:
+async def test_a_log_of_mostly_dead_rows_is_compacted_after_a_search(path: Path) -> None:
     count = 6000
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(count)], vectors(count))
         await store.facts.delete_facts([FactId(f"fact-{n}") for n in range(count - 10)])
-    assert the_row(path)[2] == count
+    assert the_row(path)[1:] == (2, count)  # the facts, then their removal
     query = [0.0, 1.0, 1.0]
     assert await ranked(path, query) == truth(path, query)
-    assert the_row(path)[2] == 10  # the search's snapshot replaced it
+    assert the_row(path)[1:] == (1, 10)  # compacted by the writer after that search
+    assert await ranked(path, query) == truth(path, query)
 
 
-async def test_an_upgraded_version_6_file_keeps_its_facts_and_gains_files(path: Path) -> None:
+async def test_an_upgraded_version_6_file_keeps_its_facts_and_gains_logs(path: Path) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(8)], vectors(8))
     with sqlite3.connect(path) as raw:  # as version 6 left it
-        raw.execute("DROP TABLE vector_files")
+        raw.execute("DROP TABLE vector_logs")
+        raw.execute("DROP TABLE vector_chunks")
         raw.execute(
             "CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts WHEN new.status = 'active' "
             "BEGIN INSERT INTO facts_fts (rowid, content) VALUES (new.pk, new.content); END"
         )
         raw.execute("PRAGMA user_version = 6")
-    for stale in path.with_name(path.name + ".vectors").iterdir():
-        stale.unlink()
     query = [0.3, 0.3, 0.3]
     async with await open_sqlite(path) as store:
         assert len(await store.ranking.keyword_ranking("number", VIEWER, 20)) == 8
@@ -223,31 +244,33 @@ async def test_an_upgraded_version_6_file_keeps_its_facts_and_gains_files(path: 
         assert len(hits) == 9  # indexed once: by the store, not also by the old trigger
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        triggers = {
-            n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE type='trigger'")
-        }
-        assert "facts_fts_insert" not in triggers
+        names = {n for (n,) in raw.execute("SELECT name FROM sqlite_master")}
+        assert "facts_fts_insert" not in names
+        assert "vector_files" not in names
         assert raw.execute("SELECT COUNT(*) FROM facts").fetchone() == (9,)
+        assert raw.execute("SELECT COUNT(*) FROM vector_logs").fetchone() == (0,)
     assert await ranked(path, query) == truth(path, query)
-    assert the_row(path)[2] == 9  # the first search wrote the file
+    assert the_row(path)[2] == 9  # the first search had the log built
 
 
-async def test_a_partition_left_without_facts_loses_its_file(path: Path) -> None:
+async def test_a_partition_left_without_facts_keeps_no_chunk(path: Path) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(4)], vectors(4))
         await store.facts.add_facts([fact(9, user=None)], vectors(1, seed=7))
-        folder = path.with_name(path.name + ".vectors")
-        assert len(list(folder.iterdir())) == 2
         await store.facts.delete_facts([FactId(f"fact-{n}") for n in range(4)])
-        assert len(list(folder.iterdir())) == 1  # the user's vectors are gone from the disk
-        with sqlite3.connect(path) as raw:
-            assert raw.execute("SELECT scope FROM vector_files").fetchall() == [("agent",)]
+        assert chunk_rows(path) == 0  # the user's vectors are gone from the file
+        assert the_row(path)[1:] == (0, 0)  # an empty log, still followed
+        assert chunk_rows(path, ("agent", "agent", "")) == 1
         assert [
             h.id for h in await store.ranking.semantic_ranking([1, 0, 0], VIEWER, 5, space=SPACE)
         ] == ["fact-9"]
+        await store.facts.add_facts([fact(5)], vectors(1, seed=8))
+    assert the_row(path)[1:] == (1, 1)
+    query = [0.6, 0.1, 0.2]
+    assert await ranked(path, query) == truth(path, query)
 
 
-async def test_an_unchanged_partition_keeps_its_file_past_the_tombstone_floor(path: Path) -> None:
+async def test_an_unchanged_partition_keeps_its_log_past_the_tombstone_floor(path: Path) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(10)], vectors(10))
     query = [0.4, -0.2, 0.9]
@@ -255,4 +278,22 @@ async def test_an_unchanged_partition_keeps_its_file_past_the_tombstone_floor(pa
     with sqlite3.connect(path) as raw:  # as after 10^9 writes elsewhere: old tombstones pruned
         raw.execute("UPDATE counters SET value = 1000000000 WHERE name = 'tombstone_floor'")
         raw.execute("UPDATE facts SET vec_model = 'elsewhere'")  # read from the rows: empty
-    assert await ranked(path, query) == expected  # nothing to replay, so the file holds
+    assert await ranked(path, query) == expected  # nothing to replay, so the log holds
+
+
+async def test_after_a_scrub_no_chunk_holds_a_deleted_facts_vector(path: Path) -> None:
+    rows = vectors(10)
+    unit = np.array(rows[4], dtype=np.float32)
+    gone = (unit / np.linalg.norm(unit)).astype(np.float16).tobytes()
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(10)], rows)
+        await store.facts.delete_facts([FactId("fact-4")])
+        with sqlite3.connect(path) as raw:
+            blobs = b"".join(r[0] for r in raw.execute("SELECT rows FROM vector_chunks"))
+        assert gone in blobs  # a dead row, until the log is compacted
+        await store.revisions.scrub()
+        query = [0.1, -0.4, 0.8]
+        found = await store.ranking.semantic_ranking(query, VIEWER, 10, space=SPACE)
+        assert [h.id for h in found] == truth(path, query)
+    assert gone not in on_disk(path)
+    assert the_row(path)[1:] == (1, 9)
