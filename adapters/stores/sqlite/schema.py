@@ -26,7 +26,7 @@ from eden_memory.adapters.stores.sqlite.keyword_index import (
     stem_keyword_index,
 )
 from eden_memory.adapters.stores.sqlite.space import read_space
-from eden_memory.adapters.stores.sqlite.vector_log_builds import build
+from eden_memory.adapters.stores.sqlite.vectors.log_builds import build
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
 SCHEMA_VERSION = 11

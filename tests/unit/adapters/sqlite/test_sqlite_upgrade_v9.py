@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.scan import Precision
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
+from eden_memory.adapters.stores.sqlite.vectors.scan import Precision
 from tests.unit.adapters.sqlite.fixtures.make_v9_store import answers
 
 FIXTURE = Path(__file__).parent / "fixtures" / "v9"

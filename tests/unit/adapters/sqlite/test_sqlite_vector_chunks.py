@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.vector_chunks import Entry, live_rows, merge
-from eden_memory.adapters.stores.sqlite.vector_log_appends import FAN, size_class
+from eden_memory.adapters.stores.sqlite.vectors.chunks import Entry, live_rows, merge
+from eden_memory.adapters.stores.sqlite.vectors.log_appends import FAN, size_class
 from eden_memory.domain.ids import FactId
 from tests.unit.adapters.sqlite.test_sqlite_vector_logs import (
     fact,

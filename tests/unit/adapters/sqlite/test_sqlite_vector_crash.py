@@ -20,9 +20,9 @@ import pytest
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.codec import vector_blob
 from eden_memory.adapters.stores.sqlite.connection import connect
-from eden_memory.adapters.stores.sqlite.fact_rows import INSERT_FACT, fact_key, insert_params
+from eden_memory.adapters.stores.sqlite.facts.rows import INSERT_FACT, fact_key, insert_params
 from eden_memory.adapters.stores.sqlite.revisions import Changes
-from eden_memory.adapters.stores.sqlite.vector_log_writes import compact_all
+from eden_memory.adapters.stores.sqlite.vectors.log_writes import compact_all
 from eden_memory.domain.ids import FactId
 from tests.unit.adapters.sqlite.test_sqlite_vector_logs import fact, ranked, truth, vectors
 

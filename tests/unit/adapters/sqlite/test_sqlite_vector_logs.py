@@ -18,7 +18,7 @@ import pytest
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.codec import vector_blob
 from eden_memory.adapters.stores.sqlite.connection import connect
-from eden_memory.adapters.stores.sqlite.fact_rows import INSERT_FACT, fact_key, insert_params
+from eden_memory.adapters.stores.sqlite.facts.rows import INSERT_FACT, fact_key, insert_params
 from eden_memory.adapters.stores.sqlite.revisions import Changes
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.domain.embedding_space import EmbeddingSpace

@@ -5,8 +5,7 @@ scores the query against exactly A's agent partition and (A, U)'s user partition
 filter is applied before ranking, and the work is one scan per partition plus an
 ``argpartition`` for the top k. With a half-precision scan (``scan``), every row scoring
 within twice the scan's error bound of the k-th best is re-scored in float32 from the fact
-rows,
-so the ranking and the scores returned are those of an exact float32 scan.
+rows, so the ranking and the scores returned are those of an exact float32 scan.
 
 Staying correct when other connections write: before each search, the partitions involved
 are synced inside the search's read transaction. Each partition remembers the fact stamp it
@@ -19,10 +18,10 @@ A partition synced before the oldest kept tombstone, or a change of embedding sp
 full reload. The index is used by one thread only (the store's searcher): it needs no lock.
 
 Loading a partition reads its vector log when it has a usable one of the index's type
-(``vector_log_reads``): the log's rows as of its stamp, then the changes after that stamp as
+(``log_reads``): the log's rows as of its stamp, then the changes after that stamp as
 above. A partition read from the fact rows instead (no log, another space, damage), or whose
 log is mostly dead rows, is listed in ``mends``, for the store's writer to build or compact
-its log (``vector_log_writes.mend``).
+its log (``log_writes.mend``).
 """
 
 from __future__ import annotations
@@ -33,13 +32,13 @@ from typing import cast
 
 import numpy as np
 
-from eden_memory.adapters.stores.sqlite import vector_log_reads
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, rows_by_ids
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_text, vector_rows
-from eden_memory.adapters.stores.sqlite.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
-from eden_memory.adapters.stores.sqlite.scan import SingleScan, VectorScan
 from eden_memory.adapters.stores.sqlite.space import read_space
+from eden_memory.adapters.stores.sqlite.vectors import log_reads
+from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix, Partition, Rows, unit_rows
+from eden_memory.adapters.stores.sqlite.vectors.scan import SingleScan, VectorScan
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 _WHERE = "agent_id = ? AND scope = ? AND owner = ?"
@@ -63,7 +62,7 @@ class VectorIndex:
         return bool(self._mends)
 
     def mends(self) -> list[tuple[KeyCols, int | None]]:
-        """The logs to mend (each key once), as ``vector_log_writes.mend`` takes them."""
+        """The logs to mend (each key once), as ``log_writes.mend`` takes them."""
         out, self._mends = list(self._mends.items()), {}
         return out
 
@@ -119,7 +118,7 @@ class VectorIndex:
         self, conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, seq: int
     ) -> Partition:
         """From the partition's log if usable, else from the rows (and listed to mend)."""
-        row, log = vector_log_reads.load(conn, key, self.dtype, space, seq)
+        row, log = log_reads.load(conn, key, self.dtype, space, seq)
         if row is None or log is None:
             part = _load(conn, key, space, seq, self.scan.dtype)
             if part.size:

@@ -15,8 +15,7 @@ import sqlite3
 from dataclasses import replace
 
 from eden_memory.adapters.stores.sqlite.decoding import vector_rows
-from eden_memory.adapters.stores.sqlite.partition import Rows, unit_rows
-from eden_memory.adapters.stores.sqlite.vector_chunks import (
+from eden_memory.adapters.stores.sqlite.vectors.chunks import (
     CHUNK_ROWS,
     DamagedChunk,
     Entry,
@@ -25,7 +24,7 @@ from eden_memory.adapters.stores.sqlite.vector_chunks import (
     merge,
     writable_ids,
 )
-from eden_memory.adapters.stores.sqlite.vector_logs import (
+from eden_memory.adapters.stores.sqlite.vectors.logs import (
     WHERE_KEY,
     WHERE_LOG,
     LogRow,
@@ -33,6 +32,7 @@ from eden_memory.adapters.stores.sqlite.vector_logs import (
     insert_chunk,
     save_row,
 )
+from eden_memory.adapters.stores.sqlite.vectors.partition import Rows, unit_rows
 
 FAN = 16
 _FULL = 3  # the class of a chunk of CHUNK_ROWS rows or more: never merged
@@ -98,7 +98,7 @@ def _entries(conn: sqlite3.Connection, row: LogRow, first: int) -> list[Entry]:
 
 
 def changes_since(conn: sqlite3.Connection, row: LogRow) -> Entry:
-    """What happened to the partition after ``row.seq``, as ``vector_index`` replays it:
+    """What happened to the partition after ``row.seq``, as ``index`` replays it:
     tombstones leave, then each row written since is in (active, of the log's space) or out."""
     since = (*row.key, row.seq)
     removed = [

@@ -1,14 +1,14 @@
-"""A partition's vector log: its row in ``vector_logs``, its chunk rows, and when to trust it.
+"""A partition's vector log: its row (table ``vector_logs``), its chunks, and when to trust it.
 
 Each partition (agent, scope, owner) has at most one log per type (float16 or float32, as a
 search holds its vectors). The row says in which space its rows are, up to which fact stamp
-they bring the partition, and how many chunks and rows it has; the chunks (``vector_chunks``,
-numbered from 0) hold the entries of ``vector_chunks.Entry``. Row and chunks move in the
-same write transaction as the facts (``vector_log_writes``), so a log never disagrees with
+they bring the partition, and how many chunks and rows it has; the chunks (table
+``vector_chunks``, numbered from 0) hold the entries of ``chunks.Entry``. Row and chunks move
+in the same write transaction as the facts (``log_writes``), so a log never disagrees with
 the facts it follows: the database's commit is the only protocol.
 
-The searcher reads logs (``vector_log_reads``), the writer writes them (``vector_log_writes``
-over ``vector_log_appends`` and ``vector_log_builds``); this module is what they share.
+The searcher reads logs (``log_reads``), the writer writes them (``log_writes`` over
+``log_appends`` and ``log_builds``); this module is what they share.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols, placeholders
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_int
-from eden_memory.adapters.stores.sqlite.vector_chunks import Entry, encode_ids
+from eden_memory.adapters.stores.sqlite.vectors.chunks import Entry, encode_ids
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 WHERE_KEY = "agent_id = ? AND scope = ? AND owner = ?"

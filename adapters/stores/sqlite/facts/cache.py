@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from eden_memory.adapters.stores.sqlite.fact_rows import fact_from_row, with_counters
+from eden_memory.adapters.stores.sqlite.facts.rows import fact_from_row, with_counters
 from eden_memory.domain.models import Fact
 
 

@@ -2,7 +2,7 @@
 
 A search loads a partition from its log when the log's row vouches for it; when there is no
 log of the search's type, or it is of another space, too old or damaged, the search reads the
-fact rows instead, and asks the writer to mend the log (``vector_log_writes.mend``). This
+fact rows instead, and asks the writer to mend the log (``log_writes.mend``). This
 module only reads: it imports nothing of the writer's.
 
 A chunk's rows are read through SQLite's incremental blob I/O, a piece at a time, into the
@@ -18,8 +18,8 @@ from functools import partial
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable
-from eden_memory.adapters.stores.sqlite.vector_chunks import DamagedChunk, Fill, Log, replay
-from eden_memory.adapters.stores.sqlite.vector_logs import WHERE_LOG, LogRow, log_row, usable
+from eden_memory.adapters.stores.sqlite.vectors.chunks import DamagedChunk, Fill, Log, replay
+from eden_memory.adapters.stores.sqlite.vectors.logs import WHERE_LOG, LogRow, log_row, usable
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 _PIECE = 1 << 20

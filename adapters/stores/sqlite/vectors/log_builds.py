@@ -20,8 +20,7 @@ import numpy.typing as npt
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
 from eden_memory.adapters.stores.sqlite.decoding import as_text, vector_rows
-from eden_memory.adapters.stores.sqlite.partition import Rows, unit_rows
-from eden_memory.adapters.stores.sqlite.vector_chunks import (
+from eden_memory.adapters.stores.sqlite.vectors.chunks import (
     CHUNK_ROWS,
     DamagedChunk,
     Entry,
@@ -30,7 +29,7 @@ from eden_memory.adapters.stores.sqlite.vector_chunks import (
     live_rows,
     writable_ids,
 )
-from eden_memory.adapters.stores.sqlite.vector_logs import (
+from eden_memory.adapters.stores.sqlite.vectors.logs import (
     WHERE_KEY,
     WHERE_LOG,
     LogRow,
@@ -40,6 +39,7 @@ from eden_memory.adapters.stores.sqlite.vector_logs import (
     partition_seq,
     save_row,
 )
+from eden_memory.adapters.stores.sqlite.vectors.partition import Rows, unit_rows
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 Positions = npt.NDArray[np.int64]

@@ -5,7 +5,7 @@ arithmetic, sets its pace. ``HalfScan`` keeps the vectors as float16 (half the b
 the memory) and scores them with SimSIMD's kernels, which widen to float32 before they
 multiply and add. Its scores are then *approximate*, off by at most ``error(dim)`` from the
 float32 cosine, and the index uses that bound to stay exact: everything scoring within twice
-the bound of the k-th best is re-scored in float32 from the file (``vector_index``).
+the bound of the k-th best is re-scored in float32 from the fact rows (``index``).
 
 Bound on ``|approx - exact|`` for unit vectors ``q`` and ``v`` of dimension ``d``: rounding
 to float16 moves each component by at most ``2^-11`` of itself (normal numbers) or ``2^-25``
@@ -30,8 +30,8 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from eden_memory.adapters.stores.sqlite.half_kernels import switch_to_sound
-from eden_memory.adapters.stores.sqlite.partition import Matrix, Rows
+from eden_memory.adapters.stores.sqlite.vectors.half_kernels import switch_to_sound
+from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix, Rows
 from eden_memory.domain.errors import ConfigurationError, MissingExtraError
 
 Precision = Literal["auto", "half", "single"]

@@ -4,9 +4,9 @@ Runs on the store's writer, inside its write transactions, so a log moves with t
 follows. ``follow`` appends what a write changed to each log of the partitions it touched
 (``revisions.Changes.flush``), starting a new partition's log in the writer's type and
 emptying the logs of a partition left without an active fact. ``mend`` builds or compacts
-one log when a search asks (``vector_log_reads``), ``compact_all`` compacts every log for an
-erasure's scrub. The chunks are appended by ``vector_log_appends`` and written whole by
-``vector_log_builds``.
+one log when a search asks (``log_reads``), ``compact_all`` compacts every log for an
+erasure's scrub. The chunks are appended by ``log_appends`` and written whole by
+``log_builds``.
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ import numpy as np
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable
-from eden_memory.adapters.stores.sqlite.partition import Matrix, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.space import read_space
-from eden_memory.adapters.stores.sqlite.vector_chunks import DamagedChunk, Entry
-from eden_memory.adapters.stores.sqlite.vector_log_appends import append, changes_since
-from eden_memory.adapters.stores.sqlite.vector_log_builds import build, compact
-from eden_memory.adapters.stores.sqlite.vector_logs import (
+from eden_memory.adapters.stores.sqlite.vectors.chunks import DamagedChunk, Entry
+from eden_memory.adapters.stores.sqlite.vectors.log_appends import append, changes_since
+from eden_memory.adapters.stores.sqlite.vectors.log_builds import build, compact
+from eden_memory.adapters.stores.sqlite.vectors.logs import (
     WHERE_KEY,
     LogRow,
     delete_chunks,
@@ -38,6 +37,7 @@ from eden_memory.adapters.stores.sqlite.vector_logs import (
     save_row,
     usable,
 )
+from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix, Rows, unit_rows
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
 

@@ -4,9 +4,9 @@ A chunk says which facts left the partition (``removed``), then which rows were 
 (``ids``, with their unit rows in the type the search keeps; a fact written again replaces
 its row). Replaying a partition's chunks in order gives its live rows, so opening a store
 reads a few large rows instead of decoding every fact. Merging consecutive chunks into one
-(``merge``) changes nothing a replay gives: the writer keeps a log of many small writes
-short that way (``vector_log_appends``). The chunks are rows of the store file, written in
-the same transaction as the facts they follow; this module only encodes and decodes them.
+(``merge``) changes nothing a replay gives: the writer keeps a log of many small writes short
+that way (``log_appends``). The chunks are rows of the store file, written in the same
+transaction as the facts they follow; this module only encodes and decodes them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from eden_memory.adapters.stores.sqlite.partition import Rows
+from eden_memory.adapters.stores.sqlite.vectors.partition import Rows
 
 # Rows of a chunk written whole (a build or a compaction). Loading 100k float16 rows of 384
 # dimensions from chunks of this size is as fast as from a file (docs/decisions.md).
