@@ -15,9 +15,9 @@ agent-scoped; the build's time is printed on its own line), then:
   facts, into the store of that size (another user's facts, so the viewer's set is fixed);
   one-user layout only;
 * in a fresh process: opening the store and running its first search (warm page cache: the
-  file and its vector files were just written; the writes made the vector files, no search
-  ran before), and the resident memory that process gained by it;
-* bytes on disk per fact (the file, its WAL and its vector files, after closing);
+  file was just written; the writes made the vector logs, no search ran before), and the
+  resident memory that process gained by it;
+* bytes on disk per fact (the file and its WAL after closing; the vector chunks in it);
 * the machine's load (1, 5 and 15 minutes) and cores, at the start and after each store.
 
 Layouts (``--layout``): ``one-user``, the rest of the facts the viewer's (every fact
@@ -36,12 +36,14 @@ import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -256,11 +258,13 @@ async def open_and_search(path: Path) -> dict[str, float]:
 
 
 def disk_bytes(path: Path) -> tuple[int, int]:
-    """Bytes of the store: its file, WAL and vector files; and of the vector files alone."""
+    """Bytes of the store (its file and WAL), and of the vectors' chunks in it."""
     files = [p for p in path.parent.glob(path.name + "*") if p.is_file()]
-    vectors = [p for p in path.with_name(path.name + ".vectors").glob("*") if p.is_file()]
-    in_files = sum(p.stat().st_size for p in vectors)
-    return sum(p.stat().st_size for p in files) + in_files, in_files
+    with closing(sqlite3.connect(path)) as raw:
+        (in_chunks,) = raw.execute(
+            "SELECT coalesce(sum(length(rows)), 0) FROM vector_chunks"
+        ).fetchone()
+    return sum(p.stat().st_size for p in files), int(in_chunks)
 
 
 def p(values: list[float], q: int) -> float:
@@ -322,7 +326,7 @@ def report(
     total, files = disk
     print(
         f"  disk {total / stored:,.0f} bytes per fact ({total / 2**20:,.0f} MB, {stored:,} facts;"
-        f" vector files {files / stored:,.0f} bytes per fact)"
+        f" vector chunks {files / stored:,.0f} bytes per fact)"
     )
 
 
@@ -346,7 +350,7 @@ async def measure(label: str, built: Built, queries: int, with_ingest: bool) -> 
 
 
 def remove(folder: Path, pattern: str) -> None:
-    """Free the disk a built store took (a 1M store is ~4 GB), its vector files too."""
+    """Free the disk a built store took (a 1M store is ~4 GB)."""
     for extra in folder.glob(pattern):
         if extra.is_dir():
             shutil.rmtree(extra)

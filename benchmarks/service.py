@@ -42,7 +42,7 @@ import numpy as np
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.scan import HalfScan, Precision, choose
+from eden_memory.adapters.stores.sqlite.vectors.scan import HalfScan, Precision, choose
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole

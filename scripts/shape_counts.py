@@ -101,7 +101,7 @@ def _mixins(path: Path, prefix: str = "") -> dict[str, object]:
     """The store class's bases, and every class it inherits from in its package; for an
     adapter split by concern, each concern's class and its bases."""
     package: dict[str, ast.ClassDef] = {}
-    for module in sorted(path.parent.glob("*.py")):
+    for module in sorted(path.parent.rglob("*.py")):  # concern packages included
         package |= _classes(module)
     stores = (
         [c for name, c in _classes(path).items() if name.endswith("Store")] if path.exists() else []

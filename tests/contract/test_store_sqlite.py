@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.scan import Precision
+from eden_memory.adapters.stores.sqlite.vectors.scan import Precision
 from eden_memory.ports.stores import Stores
 from tests.contract.store_contract import StoreContract, StoreFactory
 

@@ -11,11 +11,11 @@ try:
 except ModuleNotFoundError:
     raise MissingExtraError("the embedded store", "embedded", "numpy") from None
 
-from eden_memory.adapters.stores.sqlite.sqlite_buffers import SqliteBuffers
-from eden_memory.adapters.stores.sqlite.sqlite_facts import SqliteFacts
-from eden_memory.adapters.stores.sqlite.sqlite_ranking import SqliteRanking
+from eden_memory.adapters.stores.sqlite.buffers.sqlite_buffers import SqliteBuffers
+from eden_memory.adapters.stores.sqlite.facts.sqlite_facts import SqliteFacts
+from eden_memory.adapters.stores.sqlite.ranking.sqlite_ranking import SqliteRanking
+from eden_memory.adapters.stores.sqlite.sessions.sqlite_sessions import SqliteSessions
 from eden_memory.adapters.stores.sqlite.sqlite_revisions import SqliteRevisions
-from eden_memory.adapters.stores.sqlite.sqlite_sessions import SqliteSessions
 from eden_memory.adapters.stores.sqlite.store import open_sqlite
 
 __all__ = [

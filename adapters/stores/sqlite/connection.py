@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TypeVar
 
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable, damaged
-from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
 from eden_memory.domain.errors import (
     ConflictError,
     EdenMemoryError,
@@ -43,16 +42,16 @@ _NOT_UTF8 = re.compile(r"^Could not decode to UTF-8 column '([^']*)'")
 
 
 class StoreConnection(sqlite3.Connection):
-    """A connection that knows its file (``path``, named by the errors it raises) and where
-    its store keeps its vector files (``vector_files``); None for a store without them, and
-    for any plain ``sqlite3`` connection."""
+    """A connection that knows its file (``path``, named by the errors it raises) and, for a
+    store's writer, the type a new partition's vector log starts in (``vector_dtype``); None
+    for any other connection, and for any plain ``sqlite3`` one."""
 
     path: Path | None = None
-    vector_folder: VectorFolder | None = None
+    vector_dtype: str | None = None
 
 
-def vector_folder(conn: sqlite3.Connection) -> VectorFolder | None:
-    return conn.vector_folder if isinstance(conn, StoreConnection) else None
+def vector_dtype(conn: sqlite3.Connection) -> str | None:
+    return conn.vector_dtype if isinstance(conn, StoreConnection) else None
 
 
 def store_path(conn: sqlite3.Connection) -> Path | None:

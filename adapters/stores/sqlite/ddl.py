@@ -131,3 +131,28 @@ CREATE TABLE IF NOT EXISTS vector_files (
     PRIMARY KEY (agent_id, scope, owner, dtype)
 ) WITHOUT ROWID
 """
+
+# Version 11: each partition's vectors as a log of chunk rows, per type (``vector_logs``),
+# written in the same transaction as the facts. ``vector_files`` and the files are gone.
+CREATE_VECTOR_LOGS = """
+CREATE TABLE IF NOT EXISTS vector_logs (
+    agent_id TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL,
+    dtype TEXT NOT NULL,  -- float16 or float32: how its chunks hold the unit rows
+    model TEXT NOT NULL, dim INTEGER NOT NULL,  -- the space of its rows
+    seq INTEGER NOT NULL,  -- the partition's fact stamp its chunks bring it to
+    chunks INTEGER NOT NULL,  -- chunk rows, numbered from 0
+    written INTEGER NOT NULL,  -- rows in them, live or since replaced or removed
+    PRIMARY KEY (agent_id, scope, owner, dtype)
+) WITHOUT ROWID
+"""
+CREATE_VECTOR_CHUNKS = """
+CREATE TABLE IF NOT EXISTS vector_chunks (
+    agent_id TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, dtype TEXT NOT NULL,
+    chunk_no INTEGER NOT NULL,  -- its place in the log
+    count INTEGER NOT NULL,  -- rows it writes
+    removed BLOB NOT NULL,  -- NUL-separated ids that left the partition before its rows
+    ids BLOB NOT NULL,  -- NUL-separated ids of its rows
+    rows BLOB NOT NULL,  -- their unit rows, C order; last, so reading the ids skips them
+    PRIMARY KEY (agent_id, scope, owner, dtype, chunk_no)
+)
+"""

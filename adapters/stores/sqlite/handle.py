@@ -9,8 +9,10 @@ Three workers, each one connection on one thread:
 In WAL mode readers never wait for the writer, so a search is never stuck behind a write
 that waits for another process's lock; and a hybrid search's semantic and keyword halves,
 started together by the application, run in parallel (sqlite3 and numpy release the GIL).
-The concern classes never hold state of their own beyond this handle, so what one writes
-the others see at once, in this process and in any other that opened the file.
+The concern classes keep nothing of the file's beyond this handle (the facts' cache of parsed
+rows is checked against each row's stamp), so what one writes the others see at once, in
+this process and in any other that opened the file. Each runs its statements on these
+workers through the decorators of ``workers``.
 """
 
 from __future__ import annotations
@@ -18,17 +20,17 @@ from __future__ import annotations
 from contextlib import suppress
 from pathlib import Path
 
+import numpy as np
+
 from eden_memory.adapters.stores.sqlite.connection import (
     StoreConnection,
     Worker,
     connect,
     translated,
 )
-from eden_memory.adapters.stores.sqlite.fact_cache import FactCache
-from eden_memory.adapters.stores.sqlite.scan import Precision, choose
-from eden_memory.adapters.stores.sqlite.schema import optimize, prepare
-from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
-from eden_memory.adapters.stores.sqlite.vector_index import VectorIndex
+from eden_memory.adapters.stores.sqlite.schema import forget_vector_files, optimize, prepare
+from eden_memory.adapters.stores.sqlite.vectors.index import VectorIndex
+from eden_memory.adapters.stores.sqlite.vectors.scan import Precision, choose
 from eden_memory.domain.errors import StoreCorruptedError, StoreError
 
 
@@ -62,14 +64,12 @@ class SqliteHandle:
             if isinstance(exc, StoreError):  # the same kind (a lock stays retryable), with the path
                 raise type(exc)(f"cannot open the store {path}: {exc}") from exc
             raise
-        self.folder = VectorFolder(path.with_name(path.name + ".vectors"), scan.dtype)
-        conns[0].vector_folder = self.folder  # the writer appends to the files
+        forget_vector_files(path)
+        conns[0].vector_dtype = self.dtype = np.dtype(scan.dtype).name  # new logs' type
         self.writer = Worker("eden-sqlite-writer", conns[0])
         self.reader = Worker("eden-sqlite-reader", conns[1])
         self.searcher = Worker("eden-sqlite-vectors", conns[2])
-        self.index = VectorIndex(scan, self.folder)
-        # The cache belongs to the reader's thread, as the index to the searcher's.
-        self.parse = FactCache().fact
+        self.index = VectorIndex(scan)  # the searcher's thread alone touches it
 
     def close(self) -> None:
         """Release the connections and the index; blocks, so callers use a thread."""

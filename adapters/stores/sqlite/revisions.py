@@ -17,16 +17,15 @@ committing, so a counter moves in the same transaction as the change it announce
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from eden_memory.adapters.stores.sqlite.codec import KeyCols, key_cols
-from eden_memory.adapters.stores.sqlite.connection import transaction, vector_folder
+from eden_memory.adapters.stores.sqlite.codec import KeyCols
+from eden_memory.adapters.stores.sqlite.connection import transaction, vector_dtype
 from eden_memory.adapters.stores.sqlite.decoding import as_int
-from eden_memory.adapters.stores.sqlite.partition import Matrix
-from eden_memory.adapters.stores.sqlite.vector_file_writes import Added, follow
+from eden_memory.adapters.stores.sqlite.vectors.log_writes import Added, follow
+from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.scopes import ScopeKey
 
 # Write transactions whose tombstones are kept. A vector index that has not synced a
 # partition for longer than this reloads the partition instead of replaying its changes.
@@ -67,7 +66,7 @@ class Changes:
 
     def added(self, key: KeyCols, ids: list[str], rows: Matrix) -> int:
         """Active facts ``ids`` were inserted into ``key`` with these float32 ``rows``: the
-        partition's file appends them from here, without reading them back."""
+        partition's vector logs append them from here, without reading them back."""
         self._added.setdefault(key, Added()).extend(ids, rows)
         return self._touch(key)
 
@@ -96,11 +95,9 @@ class Changes:
                     "UPDATE counters SET value = value + ? WHERE name = 'fact_partitions'",
                     (new,),
                 )
-            folder = vector_folder(self._conn)
-            if folder is not None:
-                touched = {key: before.get(key, 0) for key in self._fact_keys}
-                added = {k: v for k, v in self._added.items() if k not in self._rewritten}
-                follow(self._conn, folder, touched, fact_seq, added, self.space)
+            touched = {key: before.get(key, 0) for key in self._fact_keys}
+            added = {k: v for k, v in self._added.items() if k not in self._rewritten}
+            follow(self._conn, vector_dtype(self._conn), touched, fact_seq, added, self.space)
         self._conn.executemany(
             "INSERT INTO scope_state (agent_id, scope, owner, revision, fact_seq) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (agent_id, scope, owner) DO UPDATE SET "
@@ -128,18 +125,6 @@ def writing(conn: sqlite3.Connection) -> Iterator[Changes]:
         changes.flush()
 
 
-def revisions(conn: sqlite3.Connection, keys: Sequence[ScopeKey]) -> dict[ScopeKey, int]:
-    """Every asked key, 0 for a key that never changed."""
-    out: dict[ScopeKey, int] = {}
-    for key in keys:
-        row = conn.execute(
-            "SELECT revision FROM scope_state WHERE agent_id = ? AND scope = ? AND owner = ?",
-            key_cols(key),
-        ).fetchone()
-        out[key] = as_int(row[0], "scope_state", key_cols(key)) if row else 0
-    return out
-
-
 def fact_seqs(conn: sqlite3.Connection, keys: Iterable[KeyCols]) -> dict[KeyCols, int]:
     """The last fact stamp of each partition (0 when it never had a fact)."""
     out: dict[KeyCols, int] = {}
@@ -154,18 +139,3 @@ def fact_seqs(conn: sqlite3.Connection, keys: Iterable[KeyCols]) -> dict[KeyCols
 def tombstone_floor(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT value FROM counters WHERE name = 'tombstone_floor'").fetchone()
     return as_int(row[0], "counters", "tombstone_floor")
-
-
-def delete_scope(conn: sqlite3.Connection, key: ScopeKey) -> int:
-    """Remove every fact, reflection and blob of one key; the revision moves on."""
-    cols = key_cols(key)
-    where = "WHERE agent_id = ? AND scope = ? AND owner = ?"
-    with writing(conn) as changes:
-        changes.memory(cols)
-        fact_ids = [r[0] for r in conn.execute(f"SELECT id FROM facts {where}", cols)]
-        for fact_id in fact_ids:
-            changes.tombstone(cols, fact_id)
-        removed = 0
-        for table in ("facts", "reflections", "consolidated"):
-            removed += conn.execute(f"DELETE FROM {table} {where}", cols).rowcount
-        return removed

@@ -8,19 +8,29 @@ this code cannot know what the newer layout means.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable, Mapping
+from contextlib import suppress
+from pathlib import Path
 
 from eden_memory.adapters.stores.sqlite.connection import transaction
-from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1, CREATE_VECTOR_FILES
+from eden_memory.adapters.stores.sqlite.ddl import (
+    CREATE_V1,
+    CREATE_VECTOR_CHUNKS,
+    CREATE_VECTOR_FILES,
+    CREATE_VECTOR_LOGS,
+)
 from eden_memory.adapters.stores.sqlite.keyword_index import (
     replace_update_triggers,
     stem_keyword_index,
 )
 from eden_memory.adapters.stores.sqlite.keyword_partitions import partition_keyword_index
+from eden_memory.adapters.stores.sqlite.space import read_space
+from eden_memory.adapters.stores.sqlite.vectors.log_builds import build
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
@@ -28,6 +38,9 @@ Migration = Callable[[sqlite3.Connection], None]
 # vector load no slower (docs/decisions.md, "Embedded store at scale").
 PAGE_BYTES = 8192
 MIGRATION_WAIT_MS = 15 * 60 * 1000
+# A vector file of a release before schema version 11 (<key hash>.<type>), or its temporary
+# file (<key hash>.<token>.tmp).
+_OLD_VECTOR_FILE = re.compile(r"[0-9a-f]{40}\.(float16|float32|[0-9a-f]{32}\.tmp)")
 
 
 def _count_fact_partitions(conn: sqlite3.Connection) -> None:
@@ -76,12 +89,37 @@ def _index_owner_listing(conn: sqlite3.Connection) -> None:
 def _chain_vector_files(conn: sqlite3.Connection) -> None:
     """Version 9 names the chunks a vector file's valid bytes hold (``vector_files.digest``,
     over chunk headers that carry a nonce), so a chunk a power loss restored from a write
-    that never committed is not read as the committed one (``vector_file``). A file of the
+    that never committed is not read as the committed one (that release's ``vector_file``).
+    A file of the
     old layout keeps its row, so erasure still finds and zeroes it, with a digest no file
     matches: each partition's next search writes it anew from the rows."""
     columns = {row[1] for row in conn.execute("PRAGMA table_info(vector_files)")}
-    if "digest" not in columns:
+    if columns and "digest" not in columns:  # none: a later layout, labelled older by hand
         conn.execute("ALTER TABLE vector_files ADD COLUMN digest BLOB NOT NULL DEFAULT x''")
+
+
+def _vectors_in_rows(conn: sqlite3.Connection) -> None:
+    """Version 11 keeps each partition's vectors in the file itself, as chunk rows written in
+    the same transaction as the facts (``vector_logs``), instead of in files beside it. The
+    files were a cache of the fact rows, which hold every vector in float32: each partition
+    that had a file of the store's space gets its log of the same type built from its fact
+    rows (every vector, whatever the file held), and ``vector_files`` goes; the files
+    themselves are deleted once the upgrade has committed (``forget_vector_files``). A
+    partition without a file is built at its first search, as it was before."""
+    conn.execute(CREATE_VECTOR_LOGS)
+    conn.execute(CREATE_VECTOR_CHUNKS)
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "vector_files" not in tables:
+        return
+    space = read_space(conn)
+    if space is not None:
+        for agent_id, scope, owner, dtype in conn.execute(
+            "SELECT agent_id, scope, owner, dtype FROM vector_files WHERE model = ? AND dim = ? "
+            "AND dtype IN ('float16', 'float32')",
+            (space.model, space.dimension),
+        ).fetchall():
+            build(conn, (agent_id, scope, owner), dtype, space)
+    conn.execute("DROP TABLE vector_files")
 
 
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
@@ -96,6 +134,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     7: _index_owner_listing,
     8: _chain_vector_files,
     9: partition_keyword_index,  # a search reads only the visible partitions' entries
+    10: _vectors_in_rows,
 }
 
 
@@ -133,6 +172,21 @@ def migrate(conn: sqlite3.Connection, target: int, migrations: Mapping[int, Migr
     for step in range(version, target):
         migrations[step](conn)
     conn.execute(f"PRAGMA user_version = {int(target)}")
+
+
+def forget_vector_files(path: Path) -> None:
+    """Delete the vector files a release before schema version 11 kept beside the store
+    (``<store>.vectors/``): the file holds the vectors now. Only the files it named are
+    deleted, then the folder if that left it empty."""
+    folder = path.with_name(path.name + ".vectors")
+    if not folder.is_dir():
+        return
+    for old in folder.iterdir():
+        if _OLD_VECTOR_FILE.fullmatch(old.name):
+            with suppress(OSError):
+                old.unlink()
+    with suppress(OSError):
+        folder.rmdir()
 
 
 def optimize(conn: sqlite3.Connection) -> None:

@@ -2,9 +2,10 @@
 
 Zero setup: give it a path (folders are created) and it makes or upgrades the file. Several
 processes may open the same file; claims, compare-and-set and counters hold across them
-(see ``claims`` and ``revisions``). Keyword relevance is FTS5's BM25 (``keyword``); vector
-search is exact, over in-memory matrices kept in step with the file (``vector_index``).
-The five concerns share one ``SqliteHandle``; none inherits another.
+(see ``sessions`` and ``revisions``). Keyword relevance is FTS5's BM25 (``keyword``);
+vector search is exact, over in-memory matrices kept in step with the file (``vectors``).
+The five concerns (``facts``, ``ranking``, ``sessions``, ``buffers``, ``sqlite_revisions``)
+share one ``SqliteHandle``; none inherits or imports another.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from eden_memory.adapters.stores.sqlite.buffers.sqlite_buffers import SqliteBuffers
 from eden_memory.adapters.stores.sqlite.connection import BUSY_TIMEOUT_SECONDS
+from eden_memory.adapters.stores.sqlite.facts.sqlite_facts import SqliteFacts
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
-from eden_memory.adapters.stores.sqlite.scan import Precision
-from eden_memory.adapters.stores.sqlite.sqlite_buffers import SqliteBuffers
-from eden_memory.adapters.stores.sqlite.sqlite_facts import SqliteFacts
-from eden_memory.adapters.stores.sqlite.sqlite_ranking import SqliteRanking
+from eden_memory.adapters.stores.sqlite.ranking.sqlite_ranking import SqliteRanking
+from eden_memory.adapters.stores.sqlite.sessions.sqlite_sessions import SqliteSessions
 from eden_memory.adapters.stores.sqlite.sqlite_revisions import SqliteRevisions
-from eden_memory.adapters.stores.sqlite.sqlite_sessions import SqliteSessions
+from eden_memory.adapters.stores.sqlite.vectors.scan import Precision
 from eden_memory.ports.stores import Stores
 
 

@@ -86,11 +86,8 @@ async def build(path: Path) -> None:
 
 
 def copy_store(source: Path, target: Path) -> None:
-    """The file and its vector files (closed stores: the log was checkpointed away)."""
+    """The file (closed stores: the write-ahead log was checkpointed away)."""
     shutil.copy(source, target)
-    vectors = source.with_name(source.name + ".vectors")
-    if vectors.exists():
-        shutil.copytree(vectors, target.with_name(target.name + ".vectors"))
 
 
 def _reads(stores: Stores) -> list[Callable[[], Awaitable[object]]]:

@@ -136,10 +136,11 @@ async def test_a_damaged_row_names_the_file_and_the_record(
 
 
 async def test_vectors_read_from_damaged_rows_name_the_fact(pristine: Path, tmp_path: Path) -> None:
-    """With no vector file to open from, a search reads the rows' vectors, and checks them."""
+    """With no vector log to open from, a search reads the rows' vectors, and checks them."""
     path = tmp_path / "memory.db"
-    shutil.copy(pristine, path)  # no ``.vectors`` folder: every partition loads from the rows
+    shutil.copy(pristine, path)
     with sqlite3.connect(path) as raw:
+        raw.execute("DELETE FROM vector_logs")  # every partition loads from the rows
         raw.execute("UPDATE facts SET vector = CAST(vector || x'00' AS BLOB) WHERE id = 'fact-8'")
     async with await open_sqlite(path) as stores:
         with pytest.raises(StoreCorruptedError, match="'fact-8' does not decode: its vector is 33"):

@@ -18,8 +18,14 @@ import numpy as np
 import pytest
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.half_kernels import HALF_ADDERS
-from eden_memory.adapters.stores.sqlite.scan import HalfScan, SingleScan, choose, half_scan, sound
+from eden_memory.adapters.stores.sqlite.vectors.half_kernels import HALF_ADDERS
+from eden_memory.adapters.stores.sqlite.vectors.scan import (
+    HalfScan,
+    SingleScan,
+    choose,
+    half_scan,
+    sound,
+)
 from eden_memory.domain.errors import ConfigurationError
 from tests.unit.adapters.sqlite.test_sqlite_scan import SPACE16, VIEWER
 from tests.unit.adapters.sqlite.test_sqlite_vector_index import fact

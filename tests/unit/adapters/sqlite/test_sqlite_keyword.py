@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite import keyword, open_sqlite
-from eden_memory.adapters.stores.sqlite.keyword import fts_query, query_words
+from eden_memory.adapters.stores.sqlite import open_sqlite
+from eden_memory.adapters.stores.sqlite.ranking import keyword
+from eden_memory.adapters.stores.sqlite.ranking.keyword import fts_query, query_words
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import Hit

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite import keyword, open_sqlite
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
 from eden_memory.adapters.stores.sqlite.keyword_index import (
     TOKENIZE,
@@ -20,6 +20,7 @@ from eden_memory.adapters.stores.sqlite.keyword_index import (
     index_damaged,
 )
 from eden_memory.adapters.stores.sqlite.keyword_partitions import PK_BITS, rowid_ranges
+from eden_memory.adapters.stores.sqlite.ranking import keyword
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite.keyword import first_varint, indexed_facts
 from eden_memory.adapters.stores.sqlite.keyword_partitions import (
     PK_BITS,
     number_partitions,
     rebuild,
 )
+from eden_memory.adapters.stores.sqlite.ranking.keyword import first_varint, indexed_facts
 from eden_memory.adapters.stores.sqlite.schema import prepare
 
 Write = tuple[str, int, str]

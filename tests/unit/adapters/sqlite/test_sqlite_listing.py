@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.fact_reads import listing_sql
+from eden_memory.adapters.stores.sqlite.facts.queries import listing_sql
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact

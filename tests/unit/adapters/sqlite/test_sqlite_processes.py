@@ -69,7 +69,7 @@ async def access_job(store: Stores, n: int) -> object:
 
 async def vectors_job(store: Stores, n: int) -> object:
     """Adds and deletes facts in batches, searching between them (so every process writes,
-    loads and saves the partition's vector file while the others append to it)."""
+    loads and mends the partition's vector log while the others append to it)."""
     rng = np.random.default_rng(n)
     viewer = FactVisibility(A, U, frozenset({Scope.USER}))
     for batch in range(5):
@@ -178,7 +178,7 @@ async def test_access_counts_from_every_process_add_up(tmp_path: Path) -> None:
         assert counted.access_count == WORKERS * 25
 
 
-async def test_processes_writing_and_searching_share_one_exact_vector_file(tmp_path: Path) -> None:
+async def test_processes_writing_and_searching_share_one_exact_vector_log(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     async with await open_sqlite(path):
         pass
@@ -186,7 +186,7 @@ async def test_processes_writing_and_searching_share_one_exact_vector_file(tmp_p
     viewer = FactVisibility(A, U, frozenset({Scope.USER}))
     with sqlite3.connect(path) as raw:
         rows = raw.execute("SELECT id, vector FROM facts WHERE status = 'active'").fetchall()
-        (written,) = raw.execute("SELECT written FROM vector_files").fetchone()
+        (written,) = raw.execute("SELECT written FROM vector_logs").fetchone()
     assert len(rows) == WORKERS * 5 * 9
     assert written >= len(rows)
     matrix = np.array([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])

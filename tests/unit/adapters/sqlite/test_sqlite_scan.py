@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite import open_sqlite, scan
-from eden_memory.adapters.stores.sqlite.scan import HalfScan, SingleScan, choose, sound
+from eden_memory.adapters.stores.sqlite import open_sqlite
+from eden_memory.adapters.stores.sqlite.vectors import scan
+from eden_memory.adapters.stores.sqlite.vectors.scan import HalfScan, SingleScan, choose, sound
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import MissingExtraError
 from eden_memory.domain.ids import AgentId
@@ -137,7 +138,8 @@ async def test_half_precision_ranks_exactly_like_single_precision(
 FORK_AFTER_SEARCH = """
 import asyncio, os, sys
 import numpy as np
-from eden_memory.adapters.stores.sqlite import open_sqlite, scan
+from eden_memory.adapters.stores.sqlite import open_sqlite
+from eden_memory.adapters.stores.sqlite.vectors import scan
 from tests.unit.adapters.sqlite.test_sqlite_scan import SPACE16, VIEWER, fact
 
 scan.scan_threads = lambda nbytes, cores: 2  # small scans run alone: force OpenMP's pool
@@ -165,8 +167,8 @@ sys.exit(os.waitstatus_to_exitcode(status))
 FORK_AFTER_SCAN = """
 import os, sys
 import numpy as np
-from eden_memory.adapters.stores.sqlite import scan as scan_module
-from eden_memory.adapters.stores.sqlite.scan import half_scan
+from eden_memory.adapters.stores.sqlite.vectors import scan as scan_module
+from eden_memory.adapters.stores.sqlite.vectors.scan import half_scan
 
 scan_module.scan_threads = lambda nbytes, cores: 2  # small scans run alone: force the pool
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.sessions import state_from_row
+from eden_memory.adapters.stores.sqlite.sessions.rows import state_from_row
 from tests.unit.adapters.stored_sessions import PROFILE, T, record_claim_and_end
 
 MAIN_ROW = (

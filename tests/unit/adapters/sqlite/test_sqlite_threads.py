@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite import scan
-from eden_memory.adapters.stores.sqlite.scan import (
+from eden_memory.adapters.stores.sqlite.vectors import scan
+from eden_memory.adapters.stores.sqlite.vectors.scan import (
     MAX_SCAN_THREADS,
     PARALLEL_FROM_BYTES,
     HalfScan,

@@ -1,26 +1,23 @@
-"""A write that only inserts active facts appends the rows it holds to the partition's file.
+"""A write that only inserts active facts appends the rows it holds to the partition's log.
 
 Reading them back from the fact rows cost a select per partition on every write, and most of a
-single-fact write's share of the file's upkeep. Each test checks both sides: the writer's
-statements (no vector is read back), and what a freshly opened store ranks, from the file
+single-fact write's share of the log's upkeep. Each test checks both sides: the writer's
+statements (no vector is read back), and what a freshly opened store ranks, from the log
 alone, against the exact ranking of what the fact rows hold.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.connection import StoreConnection, connect
-from eden_memory.adapters.stores.sqlite.facts import add_facts
-from eden_memory.adapters.stores.sqlite.vector_file import VectorFolder
+from eden_memory.adapters.stores.sqlite import SqliteFacts, open_sqlite
 from eden_memory.domain.models import FactStatus
-from tests.unit.adapters.sqlite.test_sqlite_vector_files import (
+from eden_memory.ports.stores import Stores
+from tests.unit.adapters.sqlite.test_sqlite_vector_logs import (
     fact,
     ranked,
     the_row,
@@ -35,39 +32,38 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def writer(path: Path) -> AsyncIterator[StoreConnection]:
-    """A writer's connection (as a store's) to a store of 20 facts of one user."""
-    async with await open_sqlite(path) as store:
-        await store.facts.add_facts([fact(n) for n in range(20)], vectors(20))
-    conn = connect(path)
-    conn.vector_folder = VectorFolder(path.with_name(path.name + ".vectors"), np.float32)
-    yield conn
-    conn.close()
+async def store(path: Path) -> AsyncIterator[Stores]:
+    """A store of 20 facts of one user."""
+    async with await open_sqlite(path) as opened:
+        await opened.facts.add_facts([fact(n) for n in range(20)], vectors(20))
+        yield opened
 
 
-def _vector_reads(conn: StoreConnection, job: Callable[[], object]) -> list[str]:
-    """The statements of ``job`` that read vectors or tombstones back."""
+async def _vector_reads(store: Stores, job: Awaitable[object]) -> list[str]:
+    """The statements the store's writer ran for ``job`` that read vectors or tombstones."""
+    assert isinstance(store.facts, SqliteFacts)
+    writer = store.facts._handle.writer
     seen: list[str] = []
-    conn.set_trace_callback(seen.append)
+    await writer.run(lambda c: c.set_trace_callback(seen.append))
     try:
-        job()
+        await job
     finally:
-        conn.set_trace_callback(None)
+        await writer.run(lambda c: c.set_trace_callback(None))
     return [s for s in seen if "vector FROM facts" in s or "FROM fact_tombstones" in s]
 
 
 def _relabel_rows(path: Path) -> None:
-    """Proof the file is what a new store reads: read from the rows, nothing would match."""
+    """Proof the log is what a new store reads: read from the rows, nothing would match."""
     with sqlite3.connect(path) as raw:
         raw.execute("UPDATE facts SET vec_model = 'elsewhere'")
 
 
 async def test_one_fact_and_a_batch_are_appended_without_reading_vectors_back(
-    path: Path, writer: StoreConnection
+    path: Path, store: Stores
 ) -> None:
-    assert _vector_reads(writer, lambda: add_facts(writer, [fact(20)], vectors(1, seed=2))) == []
+    assert await _vector_reads(store, store.facts.add_facts([fact(20)], vectors(1, seed=2))) == []
     batch = [fact(n) for n in range(21, 26)] + [fact(90, user=None)]  # two partitions
-    assert _vector_reads(writer, lambda: add_facts(writer, batch, vectors(6, seed=3))) == []
+    assert await _vector_reads(store, store.facts.add_facts(batch, vectors(6, seed=3))) == []
     assert the_row(path)[2] == 26
     assert the_row(path, ("agent", "agent", ""))[2] == 1
     query = [0.3, -0.8, 0.5]
@@ -77,10 +73,10 @@ async def test_one_fact_and_a_batch_are_appended_without_reading_vectors_back(
 
 
 async def test_a_batch_with_a_stored_fact_appends_only_what_it_inserted(
-    path: Path, writer: StoreConnection
+    path: Path, store: Stores
 ) -> None:
     batch = [fact(3), fact(30), fact(31)]  # fact 3 is stored: each fact goes on its own
-    stored = add_facts(writer, batch, vectors(3, seed=4))
+    stored = await store.facts.add_facts(batch, vectors(3, seed=4))
     assert [f.id for f in stored] == ["fact-3", "fact-30", "fact-31"]
     assert the_row(path)[2] == 22
     query = [-0.2, 0.4, 1.0]
@@ -90,25 +86,26 @@ async def test_a_batch_with_a_stored_fact_appends_only_what_it_inserted(
 
 
 async def test_a_batch_holding_a_retired_fact_is_read_back_and_keeps_it_out(
-    path: Path, writer: StoreConnection
+    path: Path, store: Stores
 ) -> None:
     retired = fact(40).model_copy(update={"status": FactStatus.RETIRED})
     batch = [fact(41), retired, fact(42)]
-    assert _vector_reads(writer, lambda: add_facts(writer, batch, vectors(3, seed=5))) != []
+    assert await _vector_reads(store, store.facts.add_facts(batch, vectors(3, seed=5))) != []
     for query in ([1.0, 0.0, 0.0], [0.0, 0.5, -1.0]):
         found = await ranked(path, query)
         assert found == truth(path, query)
         assert "fact-40" not in found
 
 
-async def test_a_file_behind_its_partition_is_caught_up_from_the_rows(
-    path: Path, writer: StoreConnection
+async def test_a_log_behind_its_partition_is_caught_up_from_the_rows(
+    path: Path, store: Stores
 ) -> None:
-    with sqlite3.connect(path) as raw:  # another writer's change the file has not followed
+    with sqlite3.connect(path) as raw:  # another writer's change the log has not followed
         raw.execute("UPDATE counters SET value = value + 1 WHERE name = 'fact_seq'")
         raw.execute("UPDATE facts SET seq = seq + 1 WHERE id = 'fact-19'")
         raw.execute("UPDATE scope_state SET fact_seq = fact_seq + 1 WHERE scope = 'user'")
-    assert _vector_reads(writer, lambda: add_facts(writer, [fact(50)], vectors(1, seed=6))) != []
+    added = store.facts.add_facts([fact(50)], vectors(1, seed=6))
+    assert await _vector_reads(store, added) != []
     query = [0.7, 0.7, 0.1]
     expected = truth(path, query)
     _relabel_rows(path)

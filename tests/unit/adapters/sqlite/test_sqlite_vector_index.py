@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite import open_sqlite, revisions
-from eden_memory.adapters.stores.sqlite.partition import Partition
+from eden_memory.adapters.stores.sqlite.vectors.partition import Partition
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, FactId, UserId

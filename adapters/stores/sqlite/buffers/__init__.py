@@ -1,0 +1,1 @@
+"""The buffers concern: ``SqliteBuffers``, the ``BufferStore`` port (reflections and blobs)."""

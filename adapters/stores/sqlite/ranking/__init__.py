@@ -1,0 +1,1 @@
+"""The ranking concern: ``SqliteRanking``, the ``FactRanking`` port."""

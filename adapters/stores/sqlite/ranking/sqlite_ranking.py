@@ -1,0 +1,101 @@
+"""``SqliteRanking``: the ``FactRanking`` port on the store file.
+
+Semantic ranking is an exact scan of the in-memory vector index on the searcher, which
+brings the visible partitions up to date from the file's change log first (so writes by this
+process and by others are seen alike; ``vectors.index``); syncing, the scan and any
+re-scoring of close calls happen in one read transaction, so the ranking is that of one
+snapshot of the file. A partition the index had to read from the fact rows has its vector
+log mended by the writer after the search. Keyword ranking is FTS5's BM25 (``keyword``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from contextlib import suppress
+from functools import partial
+
+import numpy as np
+
+from eden_memory.adapters.stores.sqlite.codec import finite
+from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
+from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
+from eden_memory.adapters.stores.sqlite.ranking import keyword
+from eden_memory.adapters.stores.sqlite.space import holds_facts
+from eden_memory.adapters.stores.sqlite.vectors.log_writes import mend
+from eden_memory.adapters.stores.sqlite.workers import on_searcher
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import StoreError
+from eden_memory.domain.ids import FactId
+from eden_memory.domain.ranking import Hit
+from eden_memory.domain.scopes import FactVisibility
+from eden_memory.ports.stores import Vector
+
+
+class SqliteRanking:
+    def __init__(self, handle: SqliteHandle) -> None:
+        self._handle = handle
+        self._mending: asyncio.Task[None] | None = None
+
+    @property
+    def text_score_threshold(self) -> float:
+        return keyword.TEXT_SCORE_THRESHOLD
+
+    async def semantic_ranking(
+        self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
+    ) -> list[Hit]:
+        ranked = await self._ranked(vector, visibility, limit, space)
+        if self._handle.index.mending and (self._mending is None or self._mending.done()):
+            self._mending = asyncio.create_task(self._mend_vector_logs())
+        return ranked
+
+    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
+        # ``keyword`` is being changed beside this change (issue 29, item 2): its SQL moves
+        # into this class once both are in.
+        return await self._handle.reader.run(
+            lambda c: keyword.keyword_ranking(c, text, visibility, limit)
+        )
+
+    async def settle(self) -> None:
+        """Let the mending of vector logs a search started finish (before the handle closes)."""
+        if self._mending is not None:
+            await self._mending
+
+    @on_searcher
+    def _ranked(
+        self,
+        conn: sqlite3.Connection,
+        vector: Vector,
+        visibility: FactVisibility,
+        limit: int,
+        space: EmbeddingSpace,
+    ) -> list[Hit]:
+        parts = visible_partitions(visibility)
+        if not parts or limit <= 0:
+            return []
+        index = self._handle.index
+        with transaction(conn, write=False):
+            stored = index.sync(conn, parts)
+            if stored is None or (stored != space and not holds_facts(conn)):
+                return []  # no space yet, or an emptied store's former one: nothing to rank
+            stored.require_same(space)
+            space.check_vector(len(vector))
+            query = finite(vector)
+            norm = float(np.linalg.norm(query))
+            if norm == 0.0:
+                return []  # a zero vector has no direction: no cosine to rank by
+            ranked = index.top(conn, query / norm, parts, limit)
+        return [Hit(FactId(fact_id), score) for fact_id, score in ranked]
+
+    async def _mend_vector_logs(self) -> None:
+        """Build or compact the logs a search found missing or mostly dead, after the search.
+
+        The logs follow the fact rows: any failure leaves the rows to be read again next
+        time, never an error.
+        """
+        handle = self._handle
+        with suppress(StoreError):
+            mends = await handle.searcher.run(lambda c: handle.index.mends())
+            for key, seen in mends:
+                await handle.writer.run(partial(mend, key=key, dtype=handle.dtype, seen=seen))

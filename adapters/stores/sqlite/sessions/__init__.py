@@ -1,0 +1,1 @@
+"""The sessions concern: ``SqliteSessions``, the ``SessionStore`` port (turns and claims)."""
