@@ -8,6 +8,7 @@ once). The rules are the domain's (``domain/session_context.py``, ``domain/tempo
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,7 +16,7 @@ from datetime import datetime
 from eden_memory.application.hits import visible_facts
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
-from eden_memory.domain.ranking import FusedHit
+from eden_memory.domain.ranking import FusedHit, merge_queries
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.domain.session_context import raise_by_session, session_bonuses
 from eden_memory.domain.settings import SearchSettings
@@ -48,7 +49,7 @@ async def raise_candidates(
     ids = list(dict.fromkeys(FactId(h.id) for f in lists for h in f))
     if not ids or (s.session_weight <= 0 and not any(factors)):
         return [Raised(f, {}, None, 0.0) for f in lists], {}
-    origins, facts = await _origins(store, ids, visibility, top_k)
+    origins, facts = await _origins(store, ids, lists, visibility, top_k)
     sessions = {str(i): o.session_id for i, o in origins.items() if o.session_id}
     said = {str(i): o.formed_at for i, o in origins.items()}
     raised = []
@@ -62,14 +63,24 @@ async def raise_candidates(
 
 
 async def _origins(
-    store: FactStore, ids: list[FactId], visibility: FactVisibility, top_k: int
+    store: FactStore,
+    ids: list[FactId],
+    lists: list[list[FusedHit]],
+    visibility: FactVisibility,
+    top_k: int,
 ) -> tuple[dict[FactId, FactOrigin], dict[FactId, Fact]]:
     """Up to ``top_k`` candidates, all of which may be returned, are read whole at once (one
-    read, not two); more are read by origin, and whole only once they have won."""
-    if len(ids) > top_k:
-        return await store.fact_origins(ids, visibility), {}
-    facts = await visible_facts(store, ids, visibility)
-    return {i: FactOrigin(f.formed_at, f.source_session_id) for i, f in facts.items()}, facts
+    read, not two). More are read by origin, and at the same time the ``top_k`` that win
+    unless a raise reorders them are read whole: the two reads share one wait (a round trip
+    to a server, a hop to the embedded store's reader), and the search reads whole only the
+    winners a raise brought in."""
+    if len(ids) <= top_k:
+        facts = await visible_facts(store, ids, visibility)
+        return {i: FactOrigin(f.formed_at, f.source_session_id) for i, f in facts.items()}, facts
+    likely = [FactId(h.id) for h in merge_queries([hits[:top_k] for hits in lists])[:top_k]]
+    return await asyncio.gather(
+        store.fact_origins(ids, visibility), visible_facts(store, likely, visibility)
+    )
 
 
 def _factor(named: TimeFilter | None, s: SearchSettings) -> float:

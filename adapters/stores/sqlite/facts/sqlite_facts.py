@@ -28,7 +28,12 @@ from eden_memory.adapters.stores.sqlite.fact_reads import partition_filter, visi
 from eden_memory.adapters.stores.sqlite.facts.adds import add_all, add_one
 from eden_memory.adapters.stores.sqlite.facts.cache import FactCache
 from eden_memory.adapters.stores.sqlite.facts.edits import keep_store_fields, refuse_duplicate
-from eden_memory.adapters.stores.sqlite.facts.origins import SELECT_ORIGINS, origin
+from eden_memory.adapters.stores.sqlite.facts.origins import (
+    CHECKED_ORIGINS,
+    SELECT_ORIGINS,
+    not_json,
+    origin,
+)
 from eden_memory.adapters.stores.sqlite.facts.queries import held_among, listing_sql
 from eden_memory.adapters.stores.sqlite.facts.rows import (
     FACT_COLUMNS,
@@ -102,8 +107,18 @@ class SqliteFacts:
         where, keys = partition_filter(parts)
         found: dict[FactId, FactOrigin] = {}
         for chunk in chunks(list(dict.fromkeys(ids))):
-            sql = SELECT_ORIGINS.format(ids=placeholders(len(chunk)), where=where)
-            for fact_id, formed_us, valid, session in conn.execute(sql, [*chunk, *keys]):
+            params = [*chunk, *keys]
+            try:
+                rows = conn.execute(
+                    SELECT_ORIGINS.format(ids=placeholders(len(chunk)), where=where), params
+                ).fetchall()
+            except sqlite3.OperationalError as exc:
+                if not not_json(exc):
+                    raise
+                rows = conn.execute(
+                    CHECKED_ORIGINS.format(ids=placeholders(len(chunk)), where=where), params
+                ).fetchall()
+            for fact_id, formed_us, valid, session in rows:
                 found[FactId(as_text(fact_id, "facts", fact_id))] = origin(
                     fact_id, formed_us, valid, session
                 )

@@ -27,19 +27,12 @@ import sqlite3
 import unicodedata
 
 from eden_memory.adapters.stores.sqlite.codec import placeholders
-from eden_memory.adapters.stores.sqlite.connection import transaction
-from eden_memory.adapters.stores.sqlite.decoding import as_text, decoding
-from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
+from eden_memory.adapters.stores.sqlite.decoding import decoding
 from eden_memory.adapters.stores.sqlite.keyword_partitions import (
     PK_MASK,
-    partition_numbers,
-    rowid_ranges,
 )
 from eden_memory.adapters.stores.stemming import porter_stem
 from eden_memory.adapters.stores.text_terms import content_words
-from eden_memory.domain.ids import FactId
-from eden_memory.domain.ranking import Hit
-from eden_memory.domain.scopes import FactVisibility
 
 # Calibration. Facts are short, so a query term occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
@@ -174,28 +167,3 @@ def ranked_sql(query: str, ranges: list[tuple[int, int]], limit: int) -> tuple[s
     )
     params: list[object] = [v for low, high in ranges for v in (query, low, high, limit)]
     return sql, [*params, limit]
-
-
-def keyword_ranking(
-    conn: sqlite3.Connection, text: str, visibility: FactVisibility, limit: int
-) -> list[Hit]:
-    parts = visible_partitions(visibility)
-    if not parts or limit <= 0:
-        return []
-    with transaction(conn, write=False):  # the statistics and the query see one snapshot
-        indexed = indexed_facts(conn)
-        query = fts_query(informative(conn, query_words(text), indexed))
-        ranges = rowid_ranges(partition_numbers(conn, parts))
-        if query is None or not ranges:
-            return []
-        try:
-            rows = conn.execute(*ranked_sql(query, ranges, limit)).fetchall()
-        except sqlite3.OperationalError as exc:
-            if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
-                return []  # a query the sanitiser let through must not fail a search
-            raise
-    lift = small_store_lift(indexed)
-    return [
-        Hit(FactId(as_text(fact_id, "facts", fact_id)), float(score) * lift)
-        for fact_id, score in rows
-    ]
