@@ -31,12 +31,13 @@ from eden_memory.domain.ranking import (
     Hit,
     fuse,
     merge_queries,
-    relative,
     single,
 )
+from eden_memory.domain.relevance import answerable, hit_relevance
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.domain.temporal import TimeFilter
+from eden_memory.domain.vectors import cosine
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactRanking, FactStore
@@ -52,13 +53,16 @@ class SearchMode(StrEnum):
 class SearchResult:
     """One fact found. ``score`` orders the results: the fused score in hybrid mode (the
     retriever's own alone), raised for the session and the time a query names; ``relevance``
-    is its share of the best result's. What each number means is ``score_meaning``'s to say."""
+    says how likely the fact is to be about the question, on one scale for every embedder
+    (``domain.relevance``). What each number means is ``score_meaning``'s to say."""
 
     fact: Fact
     score: float
     semantic_score: float | None  # cosine, -1 to 1
     keyword_score: float | None  # BM25 (Atlas's score on Atlas), 0 and up, unbounded
-    relevance: float = 1.0  # ``score`` as a share of the best hit's, in [0, 1] (``relative``)
+    # In [0, 1]; 0.5 and over: closer to the question than 95% of unrelated text. None: a
+    # keyword-only search on a store that cannot tell (Atlas).
+    relevance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,9 @@ class SearchDebug:
     fusion: str = ""  # e.g. "score 0.5/0.5" or "rrf k=60 1.0/1.0"
     queries: list[QueryDebug] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    # Hits found but none relevant: how many, and the best one's relevance (else None).
+    abstained: int = 0
+    best_relevance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -161,13 +168,27 @@ class FactSearch:
         )
         merged = merge_queries([c.hits[:k] for c in context])
         wanted = [FactId(h.id) for h in merged if h.id not in facts]
-        facts |= await visible_facts(self.facts, wanted, scopes.visibility)
+        unscored = [FactId(h.id) for h in merged if h.semantic_score is None]
+        more, cosines = await asyncio.gather(
+            visible_facts(self.facts, wanted, scopes.visibility),
+            self._cosines(unscored, vectors),
+        )
+        facts |= more
         seconds["read_facts"] = time.perf_counter() - started
         kept = [h for h in merged if h.id in facts]
-        results = [
-            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, share)
-            for h, share in zip(kept, relative([h.score for h in kept]), strict=True)
+        scale = (await self.calibrations.current()).scale
+        relevances = [
+            hit_relevance(scale, cosines.get(h.id, h.semantic_score), h.keyword_coverage)
+            for h in kept
         ]
+        results = [
+            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, r)
+            for h, r in zip(kept, relevances, strict=True)
+        ]
+        line = self.settings.abstain_below if thresholds else 0.0
+        abstained = 0
+        if results and line > 0 and not answerable(relevances, line):
+            abstained, results = len(results), []
         started = time.perf_counter()
         found = [r.fact.id for r in results]
         if self.track is None:
@@ -194,7 +215,21 @@ class FactSearch:
         ]
         info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
+        info.abstained = abstained
+        known = [r for r in relevances if r is not None]
+        info.best_relevance = max(known) if known else None
         return SearchResponse(results, info)
+
+    async def _cosines(
+        self, ids: Sequence[FactId], vectors: Sequence[list[float] | None]
+    ) -> dict[str, float]:
+        """The cosines of hits no semantic ranking scored (keyword-only), with the closest
+        query, so that every hit of a search with a query vector has a semantic relevance."""
+        queries = [v for v in vectors if v is not None]
+        if not ids or not queries:
+            return {}
+        stored = await self.facts.get_vectors(list(ids))
+        return {i: max(cosine(q, v) for q in queries) for i, v in stored.items()}
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]

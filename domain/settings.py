@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
+from eden_memory.domain.relevance import ABSTAIN_BELOW
 from eden_memory.domain.scopes import Scope
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -125,6 +126,10 @@ class SearchSettings(_Settings):
     max_queries: Positive = 3
     max_query_chars: Positive = 1000
     candidates_per_list: Positive = 2
+    # A search whose best hit's relevance is under this returns nothing (domain/relevance.py:
+    # 0.5 is the line 95% of unrelated text stays under); 0 never abstains. Off with the
+    # thresholds (``thresholds=False``).
+    abstain_below: Unit = ABSTAIN_BELOW
 
     @model_validator(mode="after")
     def _top_k_fits(self) -> Self:

@@ -16,6 +16,7 @@ Words with the same stem count once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from eden_memory.adapters.stores.stemming import porter_stem
@@ -70,3 +71,22 @@ def only_stop_words(words: Iterable[str]) -> bool:
     """Whether ``words`` (at least one) are stop words only, and so all kept."""
     words = list(words)
     return bool(words) and all(is_stop_word(word) for word in words)
+
+
+_NAMING_WORD = re.compile(r"\w+")
+
+
+def naming_terms(text: str) -> frozenset[str]:
+    """The stems of the words of ``text`` that name something: a capitalised word after the
+    first (a name) or a word holding a digit (a number, a code).
+
+    Relevance reads a store that holds none of a question's names as holding nothing about
+    what it asks ("What did Caroline research?" against another person's memory), while a
+    plain word it lacks is a matter of phrasing ("go" for "went") and does not count.
+    """
+    words = _NAMING_WORD.findall(text)
+    return frozenset(
+        porter_stem(word.lower())
+        for i, word in enumerate(words)
+        if (i > 0 and word[:1].isupper()) or any(c.isdigit() for c in word)
+    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from eden_memory.application.score_meaning import legend
+from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchResponse
 from eden_memory.domain.ages import age_label
 
@@ -48,7 +48,7 @@ def _debug_lines(response: SearchResponse) -> list[str]:
     for r in response.results:
         session = f" (session +{gains[str(r.fact.id)]:.4f})" if str(r.fact.id) in gains else ""
         lines.append(
-            f"  {r.fact.id}: relevance {r.relevance:.4f} score {r.score:.4f}{session} "
+            f"  {r.fact.id}: relevance {shown(r.relevance)} score {r.score:.4f}{session} "
             f"cosine {_num(r.semantic_score)} bm25 {_num(r.keyword_score)}"
         )
     timings = ", ".join(

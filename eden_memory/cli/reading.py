@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from eden_memory.application.score_meaning import legend
+from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.output import complain, notes, rows, say
@@ -80,7 +80,7 @@ def search(
         found = await memory.search_facts(conv, queries, top_k, debug=debug, mode=mode)
         data = [
             [
-                f"{r.relevance:.4f}",
+                shown(r.relevance),
                 _num(r.semantic_score),
                 _num(r.keyword_score),
                 r.fact.scope.value,

@@ -32,7 +32,7 @@ from eden_memory.adapters.stores.sqlite.keyword_partitions import (
     PK_MASK,
 )
 from eden_memory.adapters.stores.stemming import porter_stem
-from eden_memory.adapters.stores.text_terms import content_words
+from eden_memory.adapters.stores.text_terms import content_words, naming_terms
 
 # Calibration. Facts are short, so a query term occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
@@ -116,6 +116,32 @@ def informative(conn: sqlite3.Connection, words: list[str], indexed: int) -> lis
     )
     common = {term for term, docs in rows if 2 * docs >= indexed}
     return [word for word in words if folded[word] not in common]
+
+
+def ideal_score(conn: sqlite3.Connection, text: str, words: list[str], indexed: int) -> float:
+    """What a fact of average length holding each of ``words`` once scores: the sum of their
+    idfs, FTS5's way; a word the index does not hold counts only if it names something
+    (``text_terms.naming_terms``), weighing like a word of one fact. A hit's score over it is
+    its ``coverage`` (``domain.relevance``)."""
+    if not words or indexed <= 0:
+        return 0.0
+    terms = [index_term(word) for word in words]
+    unique = sorted(set(terms))
+    rows = conn.execute(
+        f"SELECT term, doc FROM facts_vocab WHERE term IN ({placeholders(len(unique))})", unique
+    )
+    held = {str(term): int(docs) for term, docs in rows}
+    names = naming_terms(text)
+    return sum(_idf(indexed, held.get(term, 0)) for term in terms if term in held or term in names)
+
+
+def _idf(indexed: int, holding: int) -> float:
+    return max(math.log((indexed - holding + 0.5) / (holding + 0.5)), FTS5_IDF_FLOOR)
+
+
+def coverage(score: float, ideal: float) -> float | None:
+    """The share of the question's keyword weight a hit holds, at most 1."""
+    return None if ideal <= 0 else min(1.0, score / ideal)
 
 
 def indexed_facts(conn: sqlite3.Connection) -> int:

@@ -73,9 +73,14 @@ class SqliteRanking:
                 if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
                     return []  # a query the sanitiser let through must not fail a search
                 raise
+            ideal = keyword.ideal_score(conn, text, words, indexed) if rows else 0.0
         lift = keyword.small_store_lift(indexed)
         return [
-            Hit(FactId(as_text(fact_id, "facts", fact_id)), float(score) * lift)
+            Hit(
+                FactId(as_text(fact_id, "facts", fact_id)),
+                float(score) * lift,
+                keyword.coverage(float(score), ideal),
+            )
             for fact_id, score in rows
         ]
 
