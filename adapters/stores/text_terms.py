@@ -81,8 +81,10 @@ def naming_terms(text: str) -> frozenset[str]:
     first (a name) or a word holding a digit (a number, a code).
 
     Relevance reads a store that holds none of a question's names as holding nothing about
-    what it asks ("What did Caroline research?" against another person's memory), while a
-    plain word it lacks is a matter of phrasing ("go" for "went") and does not count.
+    what it asks ("What did Caroline research?" against another person's memory): such a
+    word weighs like a word no fact holds. A plain word it lacks may be a matter of phrasing
+    ("go" for "went"), or what the question is about ("job" in "the user's job title"): it
+    weighs like an average word of the question (``ideal_weight``).
     """
     words = _NAMING_WORD.findall(text)
     return frozenset(
@@ -90,3 +92,11 @@ def naming_terms(text: str) -> frozenset[str]:
         for i, word in enumerate(words)
         if (i > 0 and word[:1].isupper()) or any(c.isdigit() for c in word)
     )
+
+
+def ideal_weight(held: list[float], names_absent: list[float], plain_absent: int) -> float:
+    """What a fact holding every word of a question once would score: the weights (idfs) of
+    the words the store holds, of the names it does not hold, and, for each other word it
+    does not hold, the mean weight of the words it holds (``naming_terms``)."""
+    mean = sum(held) / len(held) if held else 0.0
+    return sum(held) + sum(names_absent) + plain_absent * mean

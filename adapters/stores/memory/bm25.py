@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from eden_memory.adapters.stores.stemming import porter_stem
-from eden_memory.adapters.stores.text_terms import naming_terms, query_terms
+from eden_memory.adapters.stores.text_terms import ideal_weight, naming_terms, query_terms
 
 _WORD = re.compile(r"\w+")
 
@@ -85,7 +85,7 @@ def bm25_with_ideal(query: str, parts: Sequence[Postings]) -> tuple[dict[str, fl
     Terms are stems, and the query's stop words are left out (``text_terms``), as in the
     other stores. Documents with no query term are left out, so every score returned is
     positive. The ideal is what a document of average length holding every term once scores
-    (a term no document holds counts only if it names something, ``naming_terms``): a score
+    (a term no document holds weighing as ``ideal_weight`` says): a score
     over it is the share of the query's keyword weight a document holds
     (``domain.relevance``).
     """
@@ -112,7 +112,11 @@ def bm25_with_ideal(query: str, parts: Sequence[Postings]) -> tuple[dict[str, fl
             if score > 0:
                 scores[doc_id] = score
     names = naming_terms(query)
-    return scores, sum(_idf(documents, held[t]) for t in wanted if held[t] or t in names)
+    return scores, ideal_weight(
+        [_idf(documents, held[t]) for t in wanted if held[t]],
+        [_idf(documents, 0) for t in wanted if not held[t] and t in names],
+        sum(1 for t in wanted if not held[t] and t not in names),
+    )
 
 
 def _idf(documents: int, containing: int) -> float:

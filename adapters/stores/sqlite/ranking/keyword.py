@@ -32,7 +32,7 @@ from eden_memory.adapters.stores.sqlite.keyword_partitions import (
     PK_MASK,
 )
 from eden_memory.adapters.stores.stemming import porter_stem
-from eden_memory.adapters.stores.text_terms import content_words, naming_terms
+from eden_memory.adapters.stores.text_terms import content_words, ideal_weight, naming_terms
 
 # Calibration. Facts are short, so a query term occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
@@ -120,9 +120,8 @@ def informative(conn: sqlite3.Connection, words: list[str], indexed: int) -> lis
 
 def ideal_score(conn: sqlite3.Connection, text: str, words: list[str], indexed: int) -> float:
     """What a fact of average length holding each of ``words`` once scores: the sum of their
-    idfs, FTS5's way; a word the index does not hold counts only if it names something
-    (``text_terms.naming_terms``), weighing like a word of one fact. A hit's score over it is
-    its ``coverage`` (``domain.relevance``)."""
+    idfs, FTS5's way, a word the index does not hold weighing as ``ideal_weight`` says. A
+    hit's score over it is its ``coverage`` (``domain.relevance``)."""
     if not words or indexed <= 0:
         return 0.0
     terms = [index_term(word) for word in words]
@@ -132,7 +131,11 @@ def ideal_score(conn: sqlite3.Connection, text: str, words: list[str], indexed: 
     )
     held = {str(term): int(docs) for term, docs in rows}
     names = naming_terms(text)
-    return sum(_idf(indexed, held.get(term, 0)) for term in terms if term in held or term in names)
+    return ideal_weight(
+        [_idf(indexed, held[t]) for t in terms if t in held],
+        [_idf(indexed, 0) for t in terms if t not in held and t in names],
+        sum(1 for t in terms if t not in held and t not in names),
+    )
 
 
 def _idf(indexed: int, holding: int) -> float:
