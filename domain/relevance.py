@@ -11,8 +11,8 @@ against what it is known to mean:
   unrelated text is.
 * **keyword**: by the share of the question's keyword weight a fact holds (``coverage``: its
   BM25 score over the score of a fact holding every informative word of the question once,
-  from the store's own statistics, a word the store does not hold weighing like the rarest):
-  0 at half the weight or less, 0.5 at three quarters, 1 with all of it.
+  from the store's own statistics; a word the store does not hold weighs as
+  ``text_terms.ideal_weight`` says): relevance is that share, 0.5 for half the question.
 
 A hit's relevance is the stronger of the two it has. A search whose best hit is under
 ``ABSTAIN_BELOW`` found nothing relevant: it returns no hit (abstention), so a host does not
@@ -24,9 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 ABSTAIN_BELOW = 0.5
-# Keyword coverage: the share of the question's keyword weight at relevance 0 and at 1.
-COVERAGE_NONE = 0.5
-COVERAGE_FULL = 1.0
 
 
 @dataclass(frozen=True)
@@ -55,10 +52,8 @@ class SemanticScale:
 
 
 def keyword_relevance(coverage: float) -> float:
-    """Relevance from the share of the question's keyword weight a fact holds."""
-    if coverage <= COVERAGE_NONE:
-        return 0.0
-    return min(1.0, (coverage - COVERAGE_NONE) / (COVERAGE_FULL - COVERAGE_NONE))
+    """Relevance from the share of the question's keyword weight a fact holds: that share."""
+    return min(1.0, max(0.0, coverage))
 
 
 def hit_relevance(

@@ -59,9 +59,9 @@ def test_keyword_relevance_is_bounded_and_follows_the_coverage(a: float, b: floa
 
 
 def test_keyword_relevance_examples() -> None:
-    assert keyword_relevance(0.5) == 0.0  # half the question's words: nothing
-    assert keyword_relevance(0.75) == pytest.approx(ABSTAIN_BELOW)
-    assert keyword_relevance(1.0) == 1.0
+    assert keyword_relevance(0.3) == pytest.approx(0.3)
+    assert keyword_relevance(0.5) == pytest.approx(ABSTAIN_BELOW)  # half the question's weight
+    assert keyword_relevance(1.2) == 1.0
 
 
 @given(scales(), COSINES, st.floats(min_value=0.0, max_value=1.0))
