@@ -141,6 +141,7 @@ class SearchContract(StoreFixtures):
             return hits[0].coverage
 
         whole = await coverage("poster designer Carla Ruiz")
+        assert whole is not None
         assert whole == pytest.approx(1.0, abs=0.15)
         third = await coverage("Carla dentist appointment")  # two words the store lacks
         named = await coverage("poster designer Carla and Zoe")  # a name the store lacks
