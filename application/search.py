@@ -36,7 +36,7 @@ from eden_memory.domain.ranking import (
 from eden_memory.domain.relevance import answerable, hit_relevance
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
-from eden_memory.domain.temporal import TimeFilter
+from eden_memory.domain.temporal import TimeFilter, without_relative_time
 from eden_memory.domain.vectors import cosine
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
@@ -281,7 +281,7 @@ class FactSearch:
     ) -> list[Hit]:
         if mode is SearchMode.SEMANTIC:
             return []
-        return await self.ranking.keyword_ranking(query, visibility, depth)
+        return await self.ranking.keyword_ranking(without_relative_time(query), visibility, depth)
 
     async def _rule(self, thresholds: bool) -> FusionRule:
         """The fusion and floors of this search (every floor off when ``thresholds`` is off)."""
