@@ -12,6 +12,7 @@ from agents.result import RunResultBase
 from agents.tool_context import ToolContext
 
 from eden_memory.adapters.integrations.openai_agents.items import said, turn_input
+from eden_memory.adapters.integrations.openai_agents.runs import RECORDED
 from eden_memory.adapters.tools.definitions import DESCRIPTION, NAME
 from eden_memory.adapters.tools.search_facts import SearchFactsHandler, parameters
 from eden_memory.application.conversation import Conversation
@@ -83,7 +84,10 @@ class AgentsMemory:
         """Record a run's turn: the input its caller added and the items the run produced.
 
         The conversation so far, which ``result.input`` starts with under ``session=`` or
-        when built from ``to_input_list()``, was recorded with the runs that said it."""
+        when built from ``to_input_list()``, was recorded with the runs that said it; a run
+        whose ``EdenSession`` recorded it for this conversation adds nothing."""
+        if RECORDED.holds(result.context_wrapper, self.conversation):
+            return await self.memory.record_messages(self.conversation, [])
         items = [*turn_input(result.input), *(i.to_input_item() for i in result.new_items)]
         return await self.memory.record_messages(self.conversation, said(items, self._author()))
 
