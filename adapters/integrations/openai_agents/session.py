@@ -37,7 +37,9 @@ class EdenSession:
         self.memory = memory
         self.conversation = conversation
         self.session_id: str = conversation.session_id
-        self.underlying_session: Session = underlying_session or SQLiteSession(self.session_id)
+        self.underlying_session: Session = (
+            SQLiteSession(self.session_id) if underlying_session is None else underlying_session
+        )
         self._calls: set[str] = set()  # the memory's own calls, whose outputs may come later
 
     @property
