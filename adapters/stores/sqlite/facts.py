@@ -55,7 +55,7 @@ def add_facts(
         if _add_all(conn, changes, facts, rows):
             index_added(conn, after, facts)
             return list(facts)
-        stored = [_add_one(conn, changes, f, rows[i : i + 1]) for i, f in enumerate(facts)]
+        stored = [add_one(conn, changes, f, rows[i : i + 1]) for i, f in enumerate(facts)]
         index_keywords(conn, after)
         return stored
 
@@ -64,7 +64,7 @@ def _add_all(
     conn: sqlite3.Connection, changes: Changes, facts: Sequence[Fact], rows: Matrix
 ) -> bool:
     """The whole batch in one statement; False (and nothing written) if any fact is refused,
-    so that ``_add_one`` finds out which and what the store holds instead."""
+    so that ``add_one`` finds out which and what the store holds instead."""
     seq = changes.seq
     conn.execute("SAVEPOINT add_all")
     inserted = conn.executemany(
@@ -97,7 +97,7 @@ def _inserted(changes: Changes, key: KeyCols, facts: Sequence[Fact], rows: Matri
         changes.facts(key)
 
 
-def _add_one(conn: sqlite3.Connection, changes: Changes, fact: Fact, row: Matrix) -> Fact:
+def add_one(conn: sqlite3.Connection, changes: Changes, fact: Fact, row: Matrix) -> Fact:
     """Store one fact unless its id, or (for an active fact) its content, is already held.
 
     The insert itself detects both (primary key, partial unique index), so a new fact costs

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
-from eden_memory.adapters.stores.sqlite import fact_reads, facts, owners
+from eden_memory.adapters.stores.sqlite import fact_reads, facts, owners, supersession
 from eden_memory.adapters.stores.sqlite.fact_origins import fact_origins
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.space import current_space
@@ -18,7 +18,8 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
+from eden_memory.domain.supersession import Supersession
+from eden_memory.ports.stores import FactOrigin, FactQuery, Superseding, Vector
 
 
 class SqliteFacts:
@@ -30,6 +31,11 @@ class SqliteFacts:
 
     async def add_facts(self, facts_: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
         return await self._handle.writer.run(lambda c: facts.add_facts(c, facts_, vectors))
+
+    async def add_superseding(
+        self, items: Sequence[Superseding], now: datetime
+    ) -> list[Supersession]:
+        return await self._handle.writer.run(lambda c: supersession.add_superseding(c, items, now))
 
     async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
         parse = self._handle.parse
