@@ -48,7 +48,7 @@ async def raise_candidates(
     ids = list(dict.fromkeys(FactId(h.id) for f in lists for h in f))
     if not ids or (s.session_weight <= 0 and not any(factors)):
         return [Raised(f, {}, None, 0.0) for f in lists], {}
-    origins, facts = await _origins(store, ids, visibility, top_k)
+    origins, facts = await _origins(store, ids, visibility, top_k, now)
     sessions = {str(i): o.session_id for i, o in origins.items() if o.session_id}
     said = {str(i): o.formed_at for i, o in origins.items()}
     raised = []
@@ -62,13 +62,13 @@ async def raise_candidates(
 
 
 async def _origins(
-    store: FactStore, ids: list[FactId], visibility: FactVisibility, top_k: int
+    store: FactStore, ids: list[FactId], visibility: FactVisibility, top_k: int, now: datetime
 ) -> tuple[dict[FactId, FactOrigin], dict[FactId, Fact]]:
     """Up to ``top_k`` candidates, all of which may be returned, are read whole at once (one
     read, not two); more are read by origin, and whole only once they have won."""
     if len(ids) > top_k:
         return await store.fact_origins(ids, visibility), {}
-    facts = await visible_facts(store, ids, visibility)
+    facts = await visible_facts(store, ids, visibility, now)
     return {i: FactOrigin(f.formed_at, f.source_session_id) for i, f in facts.items()}, facts
 
 

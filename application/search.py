@@ -150,20 +150,18 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
+        now = self.clock.now()
         context, facts = await raise_candidates(
             self.facts,
             self.settings,
-            self.clock.now(),
+            now,
             queries,
             [f for _, f in per_query],
             scopes.visibility,
             k,
         )
-        merged = merge_queries([c.hits[:k] for c in context])
-        wanted = [FactId(h.id) for h in merged if h.id not in facts]
-        facts |= await visible_facts(self.facts, wanted, scopes.visibility)
+        kept = await self._winners([c.hits for c in context], facts, k, scopes.visibility, now)
         seconds["read_facts"] = time.perf_counter() - started
-        kept = [h for h in merged if h.id in facts]
         results = [
             SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, share)
             for h, share in zip(kept, relative([h.score for h in kept]), strict=True)
@@ -195,6 +193,27 @@ class FactSearch:
         info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
         return SearchResponse(results, info)
+
+    async def _winners(
+        self,
+        lists: list[list[FusedHit]],
+        facts: dict[FactId, Fact],
+        k: int,
+        visibility: FactVisibility,
+        now: datetime,
+    ) -> list[FusedHit]:
+        """Each query's best ``k`` candidates that are live, merged; ``facts`` gains the ones
+        read. A candidate left out (expired, or changed since it was ranked) gives its place
+        to the next one of its list."""
+        gone: set[str] = set()
+        while True:
+            tops = [[h for h in hits if h.id not in gone][:k] for hits in lists]
+            wanted = list(dict.fromkeys(FactId(h.id) for t in tops for h in t if h.id not in facts))
+            if not wanted:
+                return merge_queries(tops)
+            found = await visible_facts(self.facts, wanted, visibility, now)
+            facts |= found
+            gone |= {i for i in wanted if i not in found}
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]

@@ -168,6 +168,11 @@ class Fact(Record):
         """Past its ``valid_until``: out of context and search, still listed."""
         return self.valid_until is not None and self.valid_until <= now
 
+    def status_label(self, now: datetime) -> str:
+        """What listings show: ``active``, ``expired`` (active, past its valid_until) or
+        ``retired``."""
+        return "expired" if self.is_active and self.expired(now) else self.status.value
+
     def revised(
         self,
         content: str,

@@ -58,10 +58,12 @@ async def test_one_call_in_any_order_keeps_the_newest_of_a_key() -> None:
     ]
     report = await memory.admin.add_facts(items, batch_size=2)
     facts = await _facts(memory)
-    assert len(report.added) == 3 and report.superseded == []
+    assert len(report.added) == 3
+    assert report.superseded == []
     assert facts["Alice lives in Boston"].status is FactStatus.RETIRED
     assert facts["Alice lives in Boston"].superseded_by == facts["Alice moved to Denver"].id
-    assert facts["Alice moved to Denver"].is_active and facts["Alice has a cat"].is_active
+    assert facts["Alice moved to Denver"].is_active
+    assert facts["Alice has a cat"].is_active
 
 
 async def test_a_fact_supersedes_a_stored_fact_or_an_earlier_one_by_id() -> None:
@@ -117,7 +119,8 @@ async def test_a_valid_until_is_kept_and_one_before_the_fact_is_refused() -> Non
         ]
     )
     [rejected] = report.rejected
-    assert rejected.index == 1 and "must be after formed_at" in rejected.reason
+    assert rejected.index == 1
+    assert "must be after formed_at" in rejected.reason
     assert (await _facts(memory))["Alice is in Rome this week"].valid_until == until
 
 

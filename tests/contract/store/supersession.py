@@ -151,4 +151,3 @@ class SupersessionContract(StoreFixtures):
         with pytest.raises(EmbeddingSpaceError):
             await facts.add_superseding([Superseding(short, [1.0])], NOW)
         assert await facts.count_facts(ScopeKey.user(A, U1)) == 1
-
