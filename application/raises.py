@@ -1,4 +1,5 @@
-"""Raising a query's candidates by their session-mates and by the time the query names.
+"""Raising a query's candidates by their session-mates and by the time the query names, and
+lowering them by age when a half-life is set (``domain/decay.py``).
 
 Both raises need to know of each candidate when it was said and in which session: that much
 is read here (``FactStore.fact_origins``), before the cut to ``top_k``, and the search then
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from eden_memory.application.hits import visible_facts
+from eden_memory.domain.decay import decayed
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import FusedHit
@@ -46,7 +48,7 @@ async def raise_candidates(
     named = [time_named(q, now) for q in queries]
     factors = [_factor(n, s) for n in named]
     ids = list(dict.fromkeys(FactId(h.id) for f in lists for h in f))
-    if not ids or (s.session_weight <= 0 and not any(factors)):
+    if not ids or (s.session_weight <= 0 and not any(factors) and s.age_half_life_days is None):
         return [Raised(f, {}, None, 0.0) for f in lists], {}
     origins, facts = await _origins(store, ids, visibility, top_k, now)
     sessions = {str(i): o.session_id for i, o in origins.items() if o.session_id}
@@ -57,6 +59,8 @@ async def raise_candidates(
         out = raise_by_session(hits, bonuses) if bonuses else hits
         if n is not None and factor > 0:
             out = boost_in_time(out, n, said, factor)
+        if s.age_half_life_days is not None:
+            out = decayed(out, said, now, s.age_half_life_days)
         raised.append(Raised(out, bonuses, n if factor > 0 else None, factor))
     return raised, facts
 

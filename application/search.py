@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
+from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
 from eden_memory.domain.embedding_space import TextRole
@@ -59,6 +60,9 @@ class SearchResult:
     semantic_score: float | None  # cosine, -1 to 1
     keyword_score: float | None  # BM25 (Atlas's score on Atlas), 0 and up, unbounded
     relevance: float = 1.0  # ``score`` as a share of the best hit's, in [0, 1] (``relative``)
+    # A newer result about the same thing, ranked above this one: this fact may be out of
+    # date (``application/freshness.py``).
+    newer: FactId | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,10 @@ class FactSearch:
             SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, share)
             for h, share in zip(kept, relative([h.score for h in kept]), strict=True)
         ]
+        if self.settings.newer_first and len(results) > 1:
+            started = time.perf_counter()
+            results = await self._newer_first(results, queries)
+            seconds["newer_first"] = time.perf_counter() - started
         started = time.perf_counter()
         found = [r.fact.id for r in results]
         if self.track is None:
@@ -266,6 +274,19 @@ class FactSearch:
         if mode is SearchMode.SEMANTIC:
             return []
         return await self.ranking.keyword_ranking(query, visibility, depth)
+
+    async def _newer_first(
+        self, results: list[SearchResult], queries: Sequence[str]
+    ) -> list[SearchResult]:
+        """Of two results about the same thing, the newer first and the older marked."""
+        floor = self.settings.same_thing_similarity
+        if floor is None:
+            floor = (await self.calibrations.current()).dedup_floor
+        facts = [r.fact for r in results]
+        space = self.embedder.space
+        settled = await settle(self.facts, facts, queries, floor, space, self.clock.now())
+        marks = {i: facts[j].id for i, j in settled.newer.items()}
+        return [replace(results[i], newer=marks.get(i)) for i in settled.order]
 
     async def _rule(self, thresholds: bool) -> FusionRule:
         """The fusion and floors of this search (every floor off when ``thresholds`` is off)."""

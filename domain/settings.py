@@ -120,6 +120,14 @@ class SearchSettings(_Settings):
     # Each candidate gains this share of the best score of another candidate from its
     # session (domain/session_context.py); 0 turns it off. Chosen by benchmarks/session_time.py.
     session_weight: NonNegative = 0.3
+    # Between results about the same thing, the newer first and the older marked
+    # (domain/conflicts.py); False: the fused order as it is.
+    newer_first: bool = True
+    # The cosine from which two results are about the same thing; None: the floor calibrated
+    # for dedup (domain/calibration.py).
+    same_thing_similarity: Unit | None = None
+    # Scores decay by age with this half-life, in days (domain/decay.py); None: no decay.
+    age_half_life_days: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     default_top_k: Positive = 10
     max_top_k: Positive = 50
     max_queries: Positive = 3

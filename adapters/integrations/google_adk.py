@@ -158,11 +158,14 @@ def memory_entry(hit: SearchResult) -> MemoryEntry:
     """A fact as ADK shows memories: its text, when it was formed, its scope and score.
     No author: a fact is a statement about someone, not something they said."""
     fact = hit.fact
+    metadata: dict[str, Any] = {"scope": fact.scope.value, "relevance": hit.relevance}
+    if hit.newer is not None:  # a newer memory about the same thing outranks this one
+        metadata["newer"] = hit.newer
     return MemoryEntry(
         id=fact.id,
         content=types.Content(role="user", parts=[types.Part(text=fact.content)]),
         timestamp=fact.formed_at.isoformat(),
-        custom_metadata={"scope": fact.scope.value, "relevance": hit.relevance},
+        custom_metadata=metadata,
     )
 
 

@@ -274,7 +274,8 @@ def test_after_a_write_the_console_never_redirects_elsewhere(world: World, back:
 
 def test_an_expired_fact_is_listed_as_expired_with_its_valid_until(world: World) -> None:
     now = world.clock.now()
-    item = {"content": "Alice is in Rome this week", "agent_id": "nova", "user_id": "alice"}
+    item: dict[str, object] = {"content": "Alice is in Rome this week", "agent_id": "nova"}
+    item["user_id"] = "alice"
     item |= {"formed_at": now - timedelta(days=8), "valid_until": now - timedelta(days=1)}
     report = asyncio.run(world.memory.admin.add_facts([item]))
     client = signed_in(console(world))
