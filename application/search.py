@@ -279,10 +279,7 @@ class FactSearch:
         self, results: list[SearchResult], queries: Sequence[str]
     ) -> list[SearchResult]:
         """Of two results about the same thing, the newer first and the older marked."""
-        floor = self.settings.same_thing_similarity
-        if floor is None:
-            floor = (await self.calibrations.current()).dedup_floor
-        facts = [r.fact for r in results]
+        facts, floor = [r.fact for r in results], self.settings.same_thing_similarity
         space = self.embedder.space
         settled = await settle(self.facts, facts, queries, floor, space, self.clock.now())
         marks = {i: facts[j].id for i, j in settled.newer.items()}

@@ -2,16 +2,18 @@
 marked with it.
 
 Two results are *about the same thing* when they hold the same supersede key of one scope
-key (the host said so), or when their stored vectors are near-duplicates: a cosine at or
-above a floor, by default the embedder's calibrated dedup floor (what 90% of pairs that
-state the same attribute reach, ``domain/calibration.py``). Near-duplicates are not always
-one thing: "my sister Anna is a nurse" and "my friend Anna is a teacher" score as high as
-an update does (``benchmarks/freshness.py``). So the question decides first: when it names a
-word (stop words left out, by stem) that one of the two holds and the other lacks, and not
-the other way round, it asks about that one, which ranks above the other, unmarked. Else the
-newer (``formed_at``) ranks directly above the older, and the older is marked. A key pair is
-the same thing whatever the question says: only time decides it. A question that names a
-time ("in May 2023") asks about then: the older is marked but keeps its place.
+key: the host said so. Optionally (a floor given) also when their stored vectors are
+near-duplicates, a cosine at or above the floor. Near-duplicates are not always one thing:
+"my sister Anna is a nurse" and "my friend Anna is a teacher" score as high as an update, and
+over LoCoMo's observations about one person the calibrated dedup floor pairs most results of
+most searches (``benchmarks/freshness.py``), which is why the floor is off by default. So the
+question decides first: when it names a word (stop words left out, by stem) that one of two
+near-duplicates holds and the other lacks, and not the other way round, it asks about that
+one, which ranks above the other, unmarked. Else the newer (``formed_at``) ranks directly
+above the older, and the older is marked. A key pair is the same thing whatever the question
+says: only time decides it. A question about the past (it names a time, "in May 2023", or
+asks in the past tense, "When did ...", "What was ...") asks what was true then, not what is
+now: the older is marked but keeps its place (``asks_now``).
 
 Only pairs whose order must change move: a result is placed just above the first result it
 must precede (and below every result that must precede it), and all other results keep their
@@ -29,8 +31,11 @@ from datetime import datetime
 
 from eden_memory.domain.stemming import porter_stem
 from eden_memory.domain.stop_words import is_stop_word
+from eden_memory.domain.temporal import time_named
 
 _WORD = re.compile(r"[^\W_]+")
+# The auxiliaries of a question in the past tense ("didn" and "t" are how "didn't" splits).
+_PAST = frozenset({"did", "didn", "was", "wasn", "were", "weren", "had", "hadn"})
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,14 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(porter_stem(w.lower()) for w in words if not is_stop_word(w))
 
 
+def asks_now(question: str, now: datetime) -> bool:
+    """Whether a question asks what is true now: it names no time and is not in the past
+    tense (no "did", "was", "were" or "had")."""
+    if time_named(question, now) is not None:
+        return False
+    return not any(w.lower() in _PAST for w in _WORD.findall(question))
+
+
 def unit(vector: Sequence[float]) -> tuple[float, ...]:
     """``vector`` scaled to length 1 (a zero vector stays as it is)."""
     norm = math.sqrt(math.fsum(x * x for x in vector))
@@ -70,8 +83,8 @@ def newer_first(
     """Place each result about the same thing as another where the rule above says.
 
     ``asked``: the stems of the question(s); ``floor``: the cosine from which two results
-    are near-duplicates. ``by_time`` False (a question that names a time asks about then,
-    not about now): the older is still marked, and keeps its place."""
+    are near-duplicates. ``by_time`` False (a question about the past, ``asks_now``): the
+    older is still marked, and keeps its place."""
     wins: dict[int, set[int]] = {i: set() for i in range(len(results))}
     newer: dict[int, int] = {}
     for i, first in enumerate(results):

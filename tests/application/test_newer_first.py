@@ -112,3 +112,11 @@ async def test_a_decay_by_age_ranks_newer_facts_higher() -> None:
         found = await _search(memory, "What car does Alice drive?")
         orders.append([r.fact.content for r in found.results][:2])
     assert orders == [[HONDA, TESLA], [TESLA, HONDA]]
+
+
+async def test_by_default_only_facts_of_one_key_are_one_thing() -> None:
+    clock = FakeClock(NOW)
+    memory = MemoryService(memory_stores(), KeywordEmbedder(), ScriptedLLM([]), clock)
+    await memory.admin.add_facts([_item(HONDA, 90), _item(TESLA, 1), _item(CAT, 5)])
+    found = await _search(memory, "What car does Alice drive?")
+    assert _shown(found)[:2] == [(HONDA, None), (TESLA, None)]

@@ -8,7 +8,7 @@ from datetime import timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eden_memory.domain.conflicts import Said, newer_first, stems, unit
+from eden_memory.domain.conflicts import Said, asks_now, newer_first, stems, unit
 from tests.unit.domain.builders import PROPERTY, T0
 
 SAME = unit([1.0, 0.0, 0.0])
@@ -133,3 +133,16 @@ def test_when_the_question_names_a_time_the_older_is_marked_and_keeps_its_place(
     old, new = said("Alice hiked in the Alps", 0), said("Alice hiked in the Vosges", 90, NEAR)
     settled = newer_first([old, new], frozenset(), 0.9, by_time=False)
     assert (settled.order, settled.newer) == ([0, 1], {0: 1})
+
+
+def test_a_question_in_the_present_asks_now_one_about_the_past_does_not() -> None:
+    for question in ("Where do I live?", "What is my job?", "Who is my partner now?"):
+        assert asks_now(question, T0)
+    for question in (
+        "When did Caroline go to the support group?",
+        "What was my phone number?",
+        "Where were we in 2019?",
+        "What car do I drive since last week?",
+        "Why didn't she come?",
+    ):
+        assert not asks_now(question, T0)
