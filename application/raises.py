@@ -1,4 +1,5 @@
-"""Raising a query's candidates by their session-mates and by the time the query names.
+"""Raising a query's candidates by their session-mates and by the time the query names, and
+lowering them by age when a half-life is set (``domain/decay.py``).
 
 Both raises need to know of each candidate when it was said and in which session: that much
 is read here (``FactStore.fact_origins``), before the cut to ``top_k``, and the search then
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from eden_memory.application.hits import visible_facts
+from eden_memory.domain.decay import decayed
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import FusedHit, merge_queries
@@ -47,9 +49,9 @@ async def raise_candidates(
     named = [time_named(q, now) for q in queries]
     factors = [_factor(n, s) for n in named]
     ids = list(dict.fromkeys(FactId(h.id) for f in lists for h in f))
-    if not ids or (s.session_weight <= 0 and not any(factors)):
+    if not ids or (s.session_weight <= 0 and not any(factors) and s.age_half_life_days is None):
         return [Raised(f, {}, None, 0.0) for f in lists], {}
-    origins, facts = await _origins(store, ids, lists, visibility, top_k)
+    origins, facts = await _origins(store, ids, lists, visibility, top_k, now)
     sessions = {str(i): o.session_id for i, o in origins.items() if o.session_id}
     said = {str(i): o.formed_at for i, o in origins.items()}
     raised = []
@@ -58,6 +60,8 @@ async def raise_candidates(
         out = raise_by_session(hits, bonuses) if bonuses else hits
         if n is not None and factor > 0:
             out = boost_in_time(out, n, said, factor)
+        if s.age_half_life_days is not None:
+            out = decayed(out, said, now, s.age_half_life_days)
         raised.append(Raised(out, bonuses, n if factor > 0 else None, factor))
     return raised, facts
 
@@ -68,6 +72,7 @@ async def _origins(
     lists: list[list[FusedHit]],
     visibility: FactVisibility,
     top_k: int,
+    now: datetime,
 ) -> tuple[dict[FactId, FactOrigin], dict[FactId, Fact]]:
     """Up to ``top_k`` candidates, all of which may be returned, are read whole at once (one
     read, not two). More are read by origin, and at the same time the ``top_k`` that win
@@ -75,11 +80,11 @@ async def _origins(
     to a server, a hop to the embedded store's reader), and the search reads whole only the
     winners a raise brought in."""
     if len(ids) <= top_k:
-        facts = await visible_facts(store, ids, visibility)
+        facts = await visible_facts(store, ids, visibility, now)
         return {i: FactOrigin(f.formed_at, f.source_session_id) for i, f in facts.items()}, facts
     likely = [FactId(h.id) for h in merge_queries([hits[:top_k] for hits in lists])[:top_k]]
     return await asyncio.gather(
-        store.fact_origins(ids, visibility), visible_facts(store, likely, visibility)
+        store.fact_origins(ids, visibility), visible_facts(store, likely, visibility, now)
     )
 
 

@@ -2,7 +2,8 @@
 
 The CLI's search table, the tools' debug lines (function calling and MCP), the console's
 search page and the demo take their labels and sentences from here, so no two of them can say
-different things about one number. The number shown first is a result's ``relevance``: in
+different things about one number. ``NEWER`` explains the mark a result outdated by a newer
+one carries (``SearchResult.newer``). The number shown first is a result's ``relevance``: in
 [0, 1] in every mode and fusion, on one scale for every embedder (``domain.relevance``); the
 retrievers' raw scores beside it are labelled by what they are (cosine, BM25).
 """
@@ -32,6 +33,12 @@ RELEVANCE = Meaning(
 COSINE = Meaning("cosine", "the semantic retriever's raw score: cosine similarity, -1 to 1")
 BM25 = Meaning("bm25", "the keyword retriever's raw score: BM25, 0 and up, unbounded")
 MEANINGS = (RELEVANCE, COSINE, BM25)
+# Not a score: a mark on a result that a newer one about the same thing outranks.
+NEWER = Meaning(
+    "newer",
+    "a newer result about the same thing (the same key, or a near-duplicate), ranked above "
+    "this one, which may be out of date; it keeps its own scores",
+)
 
 
 def shown(relevance: float | None) -> str:
@@ -40,5 +47,5 @@ def shown(relevance: float | None) -> str:
 
 
 def legend() -> list[str]:
-    """What each score column of a search table means, as lines ``label: text``."""
-    return [m.line() for m in MEANINGS]
+    """What each column of a search table means, as lines ``label: text``."""
+    return [m.line() for m in (*MEANINGS, NEWER)]

@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
+from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
 from eden_memory.domain.embedding_space import TextRole
@@ -63,6 +64,9 @@ class SearchResult:
     # In [0, 1]; 0.5 and over: closer to the question than 95% of unrelated text. None: a
     # keyword-only search on a store that cannot tell (Atlas).
     relevance: float | None = None
+    # A newer result about the same thing, ranked above this one: this fact may be out of
+    # date (``application/freshness.py``).
+    newer: FactId | None = None
 
 
 @dataclass(frozen=True)
@@ -157,25 +161,20 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
+        now = self.clock.now()
         context, facts = await raise_candidates(
             self.facts,
             self.settings,
-            self.clock.now(),
+            now,
             queries,
             [f for _, f in per_query],
             scopes.visibility,
             k,
         )
-        merged = merge_queries([c.hits[:k] for c in context])
-        wanted = [FactId(h.id) for h in merged if h.id not in facts]
-        unscored = [FactId(h.id) for h in merged if h.semantic_score is None]
-        more, cosines = await asyncio.gather(
-            visible_facts(self.facts, wanted, scopes.visibility),
-            self._cosines(unscored, vectors),
-        )
-        facts |= more
+        kept = await self._winners([c.hits for c in context], facts, k, scopes.visibility, now)
+        unscored = [FactId(h.id) for h in kept if h.semantic_score is None]
+        cosines = await self._cosines(unscored, vectors)
         seconds["read_facts"] = time.perf_counter() - started
-        kept = [h for h in merged if h.id in facts]
         scale = (await self.calibrations.current()).scale
         relevances = [
             hit_relevance(scale, cosines.get(h.id, h.semantic_score), h.keyword_coverage)
@@ -189,6 +188,10 @@ class FactSearch:
         abstained = 0
         if results and line > 0 and not answerable(relevances, line):
             abstained, results = len(results), []
+        if self.settings.newer_first and len(results) > 1:
+            started = time.perf_counter()
+            results = await self._newer_first(results, queries)
+            seconds["newer_first"] = time.perf_counter() - started
         started = time.perf_counter()
         found = [r.fact.id for r in results]
         if self.track is None:
@@ -230,6 +233,27 @@ class FactSearch:
             return {}
         stored = await self.facts.get_vectors(list(ids))
         return {i: max(cosine(q, v) for q in queries) for i, v in stored.items()}
+
+    async def _winners(
+        self,
+        lists: list[list[FusedHit]],
+        facts: dict[FactId, Fact],
+        k: int,
+        visibility: FactVisibility,
+        now: datetime,
+    ) -> list[FusedHit]:
+        """Each query's best ``k`` candidates that are live, merged; ``facts`` gains the ones
+        read. A candidate left out (expired, or changed since it was ranked) gives its place
+        to the next one of its list."""
+        gone: set[str] = set()
+        while True:
+            tops = [[h for h in hits if h.id not in gone][:k] for hits in lists]
+            wanted = list(dict.fromkeys(FactId(h.id) for t in tops for h in t if h.id not in facts))
+            if not wanted:
+                return merge_queries(tops)
+            found = await visible_facts(self.facts, wanted, visibility, now)
+            facts |= found
+            gone |= {i for i in wanted if i not in found}
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]
@@ -282,6 +306,16 @@ class FactSearch:
         if mode is SearchMode.SEMANTIC:
             return []
         return await self.ranking.keyword_ranking(without_relative_time(query), visibility, depth)
+
+    async def _newer_first(
+        self, results: list[SearchResult], queries: Sequence[str]
+    ) -> list[SearchResult]:
+        """Of two results about the same thing, the newer first and the older marked."""
+        facts, floor = [r.fact for r in results], self.settings.same_thing_similarity
+        space = self.embedder.space
+        settled = await settle(self.facts, facts, queries, floor, space, self.clock.now())
+        marks = {i: facts[j].id for i, j in settled.newer.items()}
+        return [replace(results[i], newer=marks.get(i)) for i in settled.order]
 
     async def _rule(self, thresholds: bool) -> FusionRule:
         """The fusion and floors of this search (every floor off when ``thresholds`` is off)."""

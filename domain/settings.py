@@ -121,6 +121,15 @@ class SearchSettings(_Settings):
     # Each candidate gains this share of the best score of another candidate from its
     # session (domain/session_context.py); 0 turns it off. Chosen by benchmarks/session_time.py.
     session_weight: NonNegative = 0.3
+    # Between results about the same thing, the newer first and the older marked
+    # (domain/conflicts.py); False: the fused order as it is.
+    newer_first: bool = True
+    # The cosine from which two results are about the same thing too (near-duplicates);
+    # None: only facts of one supersede key are. Off by default: measured, no cosine tells an
+    # update from a fact of the same kind (benchmarks/freshness.py).
+    same_thing_similarity: Unit | None = None
+    # Scores decay by age with this half-life, in days (domain/decay.py); None: no decay.
+    age_half_life_days: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     default_top_k: Positive = 10
     max_top_k: Positive = 50
     max_queries: Positive = 3

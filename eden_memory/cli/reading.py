@@ -85,6 +85,7 @@ def search(
                 _num(r.keyword_score),
                 r.fact.scope.value,
                 r.fact.id,
+                r.newer or "",
                 r.fact.content,
             ]
             for r in found.results
@@ -97,11 +98,12 @@ def search(
                 "keyword": r.keyword_score,
                 "scope": r.fact.scope.value,
                 "id": r.fact.id,
+                "newer": r.newer,
                 "content": r.fact.content,
             }
             for r in found.results
         ]
-        headers = ("relevance", "cosine", "bm25", "scope", "id", "content")
+        headers = ("relevance", "cosine", "bm25", "scope", "id", "newer", "content")
         rows(headers, data, as_json, records, stack=("id", "content"))
         if found.results and not as_json:
             notes(legend())

@@ -90,9 +90,11 @@ def test_piped_search_keeps_its_columns_and_says_the_meanings_on_stderr(run: Run
         "bm25",
         "scope",
         "id",
+        "newer",
         "content",
     ]
     assert "relevance: 0-1, how likely the fact is about the query" in " ".join(err.split())
+    assert "newer: a newer result about the same thing" in " ".join(err.split())
 
 
 def test_a_shortened_fact_id_is_taken_when_it_names_one_fact(run: Run) -> None:

@@ -44,6 +44,7 @@ from eden_memory.adapters.stores.sqlite.facts.rows import (
     last_pk,
     rewrite_fact,
 )
+from eden_memory.adapters.stores.sqlite.facts.supersession import add_item
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.owners import ids_from
 from eden_memory.adapters.stores.sqlite.revisions import writing
@@ -60,7 +61,8 @@ from eden_memory.domain.errors import ConflictError, NotFoundError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FACT_SCOPES, FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
+from eden_memory.domain.supersession import Supersession
+from eden_memory.ports.stores import FactOrigin, FactQuery, Superseding, Vector
 
 
 class SqliteFacts:
@@ -90,6 +92,26 @@ class SqliteFacts:
             stored = [add_one(conn, changes, f, rows[i : i + 1]) for i, f in enumerate(facts)]
             index_keywords(conn, after)
             return stored
+
+    @on_writer
+    def add_superseding(
+        self, conn: sqlite3.Connection, items: Sequence[Superseding], now: datetime
+    ) -> list[Supersession]:
+        """One write transaction for the call; each item decided against what the items
+        before it wrote (``supersession``)."""
+        if not items:
+            return []
+        space = batch_space([i.fact for i in items], [i.vector for i in items])
+        rows = finite([i.vector for i in items])
+        with writing(conn) as changes:
+            admit_space(conn, space)
+            changes.space = space
+            after = last_pk(conn)
+            done = [
+                add_item(conn, changes, item, rows[n : n + 1], now) for n, item in enumerate(items)
+            ]
+            index_keywords(conn, after)
+            return done
 
     @on_reader
     def get_facts(self, conn: sqlite3.Connection, ids: Sequence[FactId]) -> list[Fact]:
