@@ -1,17 +1,9 @@
-"""Memory for a LangGraph graph (extra ``langgraph``): a prompt, the tool and a record node.
-
-LangChain's ``create_agent`` takes all three as one middleware (``langchain_agent``).
-``GraphMemory(memory, conversation)`` gives a graph of your own what it needs::
-
-    memory_for = GraphMemory(memory, chat)
-    messages = await memory_for.prompt.ainvoke(state)   # in the model node
-    graph.add_node("tools", ToolNode([*tools, memory_for.tool()]))
-    graph.add_node("remember", memory_for.record)   # or: await memory_for.record(state)
+"""``GraphMemory``: the prompt, the tool and a record node for a graph of your own, bound to one
+conversation (``langchain_agent.MemoryMiddleware`` reads it from each invocation instead).
 
 ``prompt`` (a runnable) puts the ``<MemoryContext>`` in a system message before the state's
-messages;
-``tool`` is ``search_facts`` with the library's JSON Schema; ``record`` records the state's
-messages. It can run after every step: messages keep their LangGraph ids, and a message
+messages; ``tool`` is ``search_facts`` with the library's JSON Schema; ``record`` records the
+state's messages. It can run after every step: messages keep their LangGraph ids, and a message
 already recorded is not recorded again. The memory's own tool calls are left out.
 """
 
@@ -22,24 +14,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.tools import BaseTool, StructuredTool
+
 from eden_memory.adapters.tools.definitions import DESCRIPTION, NAME
 from eden_memory.adapters.tools.search_facts import SearchFactsHandler, parameters
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
-from eden_memory.domain.errors import MissingExtraError
-
-try:
-    from langchain_core.messages import (
-        AIMessage,
-        BaseMessage,
-        HumanMessage,
-        SystemMessage,
-        ToolMessage,
-    )
-    from langchain_core.runnables import Runnable, RunnableLambda
-    from langchain_core.tools import BaseTool, StructuredTool
-except ModuleNotFoundError:  # pragma: no cover - exercised without the extra
-    raise MissingExtraError("the LangGraph integration", "langgraph", "langchain_core") from None
 
 
 @dataclass
