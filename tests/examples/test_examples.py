@@ -28,7 +28,12 @@ PRINTS = {
     "background_host": ["formation started = True", "- [user] Alice lives in Lyon"],
     "gemini_loop": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
     "google_adk_agent": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
-    "langgraph_agent": [EMAIL, "messages recorded: 2"],
+    "langgraph_agent": [
+        EMAIL,
+        "messages recorded: 2",
+        "bob is told alice's email: False",  # the same agent, another user
+        "store: ('support-bot', 'user', 'alice') Alice's email is alice@example.com",
+    ],
     "mcp_session": [EMAIL, "search_facts", "a call for bob is refused: True"],
     "openai_agents_agent": [
         f'From memory: Facts found for "email", best first:\n{EMAIL}',

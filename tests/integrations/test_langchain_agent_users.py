@@ -11,6 +11,7 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.memory import InMemorySaver
 
 from eden_memory.adapters.integrations.langchain_agent import MemoryMiddleware
 from eden_memory.domain.errors import ConfigurationError, InvalidInputError
@@ -162,3 +163,35 @@ def test_the_middleware_takes_an_agent_or_a_conversation() -> None:
         MemoryMiddleware(world.memory, chat, agent="nova")
     with pytest.raises(InvalidInputError, match="agent="):
         MemoryMiddleware(world.memory)
+
+
+async def test_a_thread_kept_by_a_checkpointer_is_recorded_once() -> None:
+    world = make_world()
+    model = ToolTakingFakeModel(messages=_replies(AIMessage("Noted."), AIMessage("Noted.")))
+    middleware = MemoryMiddleware(world.memory, agent="nova")
+    agent = create_agent(model, middleware=[middleware], checkpointer=InMemorySaver())
+    await _run(agent, "sync", "I live in Oslo.", config=_thread("alice", "s1"))
+    state = await _run(agent, "async", "I like tea.", config=_thread("alice", "s1"))
+
+    assert len(state["messages"]) == 4  # the thread's whole history, run again through
+    chat = world.memory.conversation("nova", "s1", ["alice"])
+    recorded = (await world.memory.record_messages(chat, [])).state
+    assert recorded is not None
+    assert recorded.pending_messages == 4  # each message once
+
+
+async def test_the_context_may_name_another_agent_whose_memory_is_its_own() -> None:
+    world = make_world()
+    model = ToolTakingFakeModel(messages=_replies(AIMessage("Noted.")))
+    agent = create_agent(model, middleware=[MemoryMiddleware(world.memory, agent="nova")])
+    await _run(
+        agent,
+        "async",
+        "Hello",
+        context={"user_id": "alice", "agent_id": "orion", "session_id": "s1"},
+    )
+
+    for agent_id, pending in (("orion", 2), ("nova", 0)):
+        chat = world.memory.conversation(agent_id, "s1", ["alice"])
+        state = (await world.memory.record_messages(chat, [])).state
+        assert (state.pending_messages if state else 0) == pending
