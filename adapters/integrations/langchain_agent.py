@@ -65,8 +65,9 @@ class MemoryMiddleware(AgentMiddleware[Any, Any, Any]):
         self.conversation = conversation
         self.agent = AgentMemoryConfig(agent) if isinstance(agent, str) else agent
         self.bridge = LoopBridge(loop)
-        probe = conversation or memory.conversation(self.agent or "-", "-", ["-"])
-        self.tools = [self._tool()] if memory.search_offered(probe) else []
+        # A user's session: the most this agent may ever search (calls that may not drop it).
+        widest = conversation or memory.conversation(agent or "", "any", ["any"])
+        self.tools = [self._tool()] if memory.search_offered(widest) else []
 
     def wrap_model_call(self, request: ModelRequest[Any], handler: Handler) -> Any:
         chat = self._conversation(request.runtime.context, _config())

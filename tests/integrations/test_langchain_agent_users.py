@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, Literal
+from uuid import uuid4
 
 import pytest
 from langchain.agents import create_agent
@@ -14,6 +16,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 
 from eden_memory.adapters.integrations.langchain_agent import MemoryMiddleware
+from eden_memory.adapters.integrations.langgraph import conversation_of
 from eden_memory.domain.errors import ConfigurationError, InvalidInputError
 from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import Story, World, make_world
@@ -195,3 +198,28 @@ async def test_the_context_may_name_another_agent_whose_memory_is_its_own() -> N
         chat = world.memory.conversation(agent_id, "s1", ["alice"])
         state = (await world.memory.record_messages(chat, [])).state
         assert (state.pending_messages if state else 0) == pending
+
+
+def test_the_conversation_of_an_invocation_is_read_from_context_then_config() -> None:
+    world = make_world()
+    nova = AgentMemoryConfig("nova", agent_memory_enabled=False)
+
+    @dataclass
+    class Context:
+        user_id: str
+        session_id: str | None = None
+
+    def read(context: object, configurable: dict[str, Any]) -> tuple[str, str, tuple[str, ...]]:
+        chat = conversation_of(world.memory, nova, context, {"configurable": configurable})
+        return chat.agent_id, chat.session_id, tuple(chat.user_ids)
+
+    thread = uuid4()
+    assert read(Context("alice"), {"thread_id": thread}) == ("nova", str(thread), ("alice",))
+    assert read(Context("alice", "s9"), {"thread_id": 7}) == ("nova", "s9", ("alice",))
+    assert read(None, {"thread_id": 7, "user_id": "bob"}) == ("nova", "7", ("bob",))
+    assert read({"user_ids": ["a", "b"]}, {"session_id": "s"}) == ("nova", "s", ("a", "b"))
+    assert conversation_of(world.memory, nova, {"user_id": "a", "session_id": "s"}, None) == (
+        world.memory.conversation(nova, "s", ["a"])
+    )
+    with pytest.raises(InvalidInputError, match="session must be a string"):
+        read(Context("alice"), {"thread_id": True})

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from uuid import UUID
 
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
@@ -34,7 +35,7 @@ def conversation_of(
     """The conversation of one invocation (see the module)."""
     configurable = dict((config or {}).get("configurable") or {})
     given = {name: _read(context, name, configurable) for name in NAMES}
-    session = given["session_id"] or configurable.get("thread_id")
+    session = given["session_id"] or _thread(configurable.get("thread_id"))
     if session is None:
         raise InvalidInputError(
             "eden-memory needs the invocation's session: "
@@ -50,6 +51,12 @@ def conversation_of(
 def _read(context: object, name: str, configurable: Mapping[str, Any]) -> Any:
     found = context.get(name) if isinstance(context, Mapping) else getattr(context, name, None)
     return found if found is not None else configurable.get(name)
+
+
+def _thread(thread_id: object) -> object:
+    """LangGraph's thread id as text: checkpointers take a UUID or a number too."""
+    number = isinstance(thread_id, int) and not isinstance(thread_id, bool)
+    return str(thread_id) if number or isinstance(thread_id, UUID) else thread_id
 
 
 def _users(user_id: object, user_ids: object) -> list[str]:
