@@ -223,3 +223,29 @@ def test_the_conversation_of_an_invocation_is_read_from_context_then_config() ->
     )
     with pytest.raises(InvalidInputError, match="session must be a string"):
         read(Context("alice"), {"thread_id": True})
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_a_streamed_run_sees_and_records_the_memory(mode: Mode) -> None:
+    world = make_world(Story(facts=FACTS))
+    model = ToolTakingFakeModel(messages=_replies(AIMessage("Noted."), AIMessage("Noted.")))
+    agent = create_agent(model, middleware=[MemoryMiddleware(world.memory, agent="nova")])
+    await _teach_alice(world, agent)
+    given = {"messages": [HumanMessage("And now?")]}
+    config = _thread("alice", "alice-2")
+    if mode == "sync":
+        steps = await asyncio.to_thread(lambda: list(agent.stream(given, config)))
+    else:
+        steps = [step async for step in agent.astream(given, config)]
+
+    assert steps  # LangGraph streamed its steps
+    assert "Alice lives in Oslo" in str(model.prompts[1][0].text)
+    chat = world.memory.conversation("nova", "alice-2", ["alice"])
+    state = (await world.memory.record_messages(chat, [])).state
+    assert state is not None
+    assert state.pending_messages == 2
+
+
+async def _teach_alice(world: World, agent: Any) -> None:
+    await _run(agent, "async", "I live in Oslo.", config=_thread("alice", "alice-1"))
+    await world.memory.end_session(world.memory.conversation("nova", "alice-1", ["alice"]))
