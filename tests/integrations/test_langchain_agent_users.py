@@ -231,12 +231,11 @@ async def test_a_streamed_run_sees_and_records_the_memory(mode: Mode) -> None:
     model = ToolTakingFakeModel(messages=_replies(AIMessage("Noted."), AIMessage("Noted.")))
     agent = create_agent(model, middleware=[MemoryMiddleware(world.memory, agent="nova")])
     await _teach_alice(world, agent)
-    given = {"messages": [HumanMessage("And now?")]}
-    config = _thread("alice", "alice-2")
+    said, config = HumanMessage("And now?"), _thread("alice", "alice-2")
     if mode == "sync":
-        steps = await asyncio.to_thread(lambda: list(agent.stream(given, config)))
+        steps = await asyncio.to_thread(lambda: list(agent.stream({"messages": [said]}, config)))
     else:
-        steps = [step async for step in agent.astream(given, config)]
+        steps = [step async for step in agent.astream({"messages": [said]}, config)]
 
     assert steps  # LangGraph streamed its steps
     assert "Alice lives in Oslo" in str(model.prompts[1][0].text)
