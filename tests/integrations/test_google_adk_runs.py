@@ -1,4 +1,4 @@
-"""The ADK memory service through ADK's own ``Runner``, serving two users, and a streamed run."""
+"""The ADK memory service through ADK's own ``Runner``: two users, a streamed run, a transfer."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from google.adk.agents.run_config import (  # type: ignore[attr-defined]  # ADK'
     StreamingMode,
 )
 from google.adk.events import Event
+from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
@@ -133,3 +134,28 @@ async def test_a_streamed_run_records_the_whole_answer_once_not_its_chunks() -> 
     assert [m.content.parts[0].text for m in found.memories if m.content.parts] == [
         "Alice lives in Oslo"
     ]
+
+
+async def test_a_transfer_between_attached_agents_shows_memory_to_both_and_records_once() -> None:
+    world = make_world()
+    service = EdenMemoryService(world.memory)
+    oslo = types.Content(parts=[types.Part(text="Alice lives in Oslo")])
+    await service.add_memory(app_name="nova", user_id="alice", memories=[MemoryEntry(content=oslo)])
+    billing_model = ScriptedLlm(steps=[say("Billing here.")])
+    front_model = ScriptedLlm(steps=[call("transfer_to_agent", {"agent_name": "billing"})])
+    billing = service.attach(LlmAgent(name="billing", model=billing_model, description="Bills."))
+    front = service.attach(LlmAgent(name="front", model=front_model, sub_agents=[billing]))
+    sessions = InMemorySessionService()
+    runner = Runner(agent=front, app_name="nova", session_service=sessions, memory_service=service)
+    await sessions.create_session(app_name="nova", user_id="alice", session_id="s1")
+    question = types.Content(role="user", parts=[types.Part(text="Send my bill.")])
+    async for _ in runner.run_async(user_id="alice", session_id="s1", new_message=question):
+        pass
+
+    for model in (front_model, billing_model):
+        assert "Alice lives in Oslo" in system_of(model.requests[0])
+    await world.memory.end_session(service.conversation("nova", "alice", "s1"))
+    prompt = world.llm.calls_for("fact_extraction")[-1].prompt
+    heard = prompt.split("<conversation>")[1].split("</conversation>")[0]
+    assert heard.count("Send my bill.") == 1  # both agents' recorders, each event once
+    assert heard.count("Billing here.") == 1
