@@ -1,12 +1,12 @@
 """Runs of other shapes through the SDK's Runner and its own ``agents.testing.ScriptedModel``:
-streamed, handed off, paused for a tool's approval and resumed."""
+streamed, handed off, paused for a tool's approval and resumed, an agent used as a tool."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from agents import Agent, Runner, RunState, function_tool
+from agents import Agent, Runner, RunState, SQLiteSession, function_tool
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call
 
 from eden_memory.adapters.integrations.openai_agents import AgentsMemory, EdenSession
@@ -61,6 +61,24 @@ async def test_a_streamed_run_is_recorded_and_its_memory_found_in_a_streamed_run
     heard = await _conversation_heard(world, tuesday)
     assert "Where do I live?" in heard
     assert "search_facts" not in heard  # memory's own tool is not recorded
+
+
+async def test_record_of_streamed_runs_beside_the_sdks_own_session_records_each_turn() -> None:
+    world = make_world()
+    chat = world.memory.conversation(AGENT, "s1", ["alice"])
+    memory_for = AgentsMemory(world.memory, chat)
+    model = ScriptedModel([[assistant_message("Noted.")], [assistant_message("Sure.")]])
+    agent = memory_for.attach(Agent(name="nova", model=model))
+    history = SQLiteSession("s1")
+    for text in ("I live in Oslo.", "Thanks."):
+        streamed = Runner.run_streamed(agent, text, session=history)
+        async for _ in streamed.stream_events():
+            pass
+        assert (await memory_for.record(streamed)).messages == 2  # not the history again
+
+    heard = await _conversation_heard(world, chat)
+    for said in ("I live in Oslo.", "Noted.", "Thanks.", "Sure."):
+        assert heard.count(said) == 1, heard
 
 
 async def test_an_agent_handed_off_to_sees_the_memory_when_attached_too() -> None:
@@ -144,3 +162,28 @@ async def test_record_of_a_paused_run_waits_for_its_resumption_which_records_the
     heard = await _conversation_heard(world, chat)
     for said in ("Refund me 5.", '[called refund {"amount":5}]', "refunded 5", "Refunded."):
         assert heard.count(said) == 1, heard
+
+
+async def test_an_agent_used_as_a_tool_is_heard_through_its_output_only() -> None:
+    world = make_world()
+    chat = world.memory.conversation(AGENT, "s1", ["alice"])
+    inner_model = ScriptedModel([[assistant_message("Il fait beau.")]])
+    translate = Agent(name="translator", model=inner_model).as_tool(
+        tool_name="translate", tool_description="Translate to French."
+    )
+    outer_model = ScriptedModel(
+        [
+            [function_call("translate", {"input": "It is nice."}, call_id="t1")],
+            [assistant_message("In French: Il fait beau.")],
+        ]
+    )
+    outer = AgentsMemory(world.memory, chat).attach(
+        Agent(name="nova", model=outer_model, tools=[translate])
+    )
+    await Runner.run(outer, "Say 'It is nice' in French.", session=EdenSession(world.memory, chat))
+
+    assert inner_model.calls[0].system_instructions is None  # not attached: no memory context
+    heard = await _conversation_heard(world, chat)
+    assert '[called translate {"input":"It is nice."}]' in heard
+    assert heard.count("Il fait beau.") == 2  # the tool's output, then the outer answer
+    assert len(heard.strip().splitlines()) == 4  # the inner run's own items are not heard
