@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from eden_memory.adapters.integrations.google_adk import EdenMemoryService, session_of
 from tests.application.story import Story, World, make_world
 from tests.integrations.adk_fake import ScriptedLlm, Step, call, echo_tool_result, say, system_of
+from tests.integrations.heard import heard
 
 FACTS = {
     "I live in Oslo.": [("Alice lives in Oslo", "user")],
@@ -123,13 +124,10 @@ async def test_a_streamed_run_records_the_whole_answer_once_not_its_chunks() -> 
     streaming = RunConfig(streaming_mode=StreamingMode.SSE)
     events = await app.say("alice", "monday", "I live in Oslo.", streaming)
     assert [e.partial for e in events if e.partial]  # ADK streamed chunks to the host
-    await app.end("alice", "monday")
-
-    prompt = world.llm.calls_for("fact_extraction")[-1].prompt
-    heard = prompt.split("<conversation>")[1].split("</conversation>")[0]
-    assert heard.count("I live in Oslo.") == 1
-    assert heard.count("Noted, you live in Oslo.") == 1
-    assert len(heard.strip().splitlines()) == 2  # no chunk recorded as a message
+    transcript = await heard(world, app.service.conversation("nova", "alice", "monday"))
+    assert transcript.count("I live in Oslo.") == 1
+    assert transcript.count("Noted, you live in Oslo.") == 1
+    assert len(transcript.strip().splitlines()) == 2  # no chunk recorded as a message
     found = await app.service.search_memory(app_name="nova", user_id="alice", query="Oslo")
     assert [m.content.parts[0].text for m in found.memories if m.content.parts] == [
         "Alice lives in Oslo"
@@ -154,8 +152,6 @@ async def test_a_transfer_between_attached_agents_shows_memory_to_both_and_recor
 
     for model in (front_model, billing_model):
         assert "Alice lives in Oslo" in system_of(model.requests[0])
-    await world.memory.end_session(service.conversation("nova", "alice", "s1"))
-    prompt = world.llm.calls_for("fact_extraction")[-1].prompt
-    heard = prompt.split("<conversation>")[1].split("</conversation>")[0]
-    assert heard.count("Send my bill.") == 1  # both agents' recorders, each event once
-    assert heard.count("Billing here.") == 1
+    transcript = await heard(world, service.conversation("nova", "alice", "s1"))
+    assert transcript.count("Send my bill.") == 1  # both agents' recorders, each event once
+    assert transcript.count("Billing here.") == 1

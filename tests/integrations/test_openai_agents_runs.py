@@ -10,9 +10,9 @@ from agents import Agent, Runner, RunState, SQLiteSession, function_tool
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call
 
 from eden_memory.adapters.integrations.openai_agents import AgentsMemory, EdenSession
-from eden_memory.application.conversation import Conversation
 from eden_memory.domain.scopes import AgentMemoryConfig
-from tests.application.story import Story, World, make_world
+from tests.application.story import Story, make_world
+from tests.integrations.heard import heard
 
 AGENT = AgentMemoryConfig("nova")
 FACTS = {"I live in Oslo.": [("Alice lives in Oslo", "user")]}
@@ -26,13 +26,6 @@ def _read_back(call: ModelCall) -> list[Any]:
     return [assistant_message(f"memory says: {output[-1]['output']}")]
 
 
-async def _conversation_heard(world: World, chat: Conversation) -> str:
-    """The conversation as formation reads it, once the session ends."""
-    await world.memory.end_session(chat)
-    prompt = world.llm.calls_for("fact_extraction")[-1].prompt
-    return prompt.split("<conversation>")[1].split("</conversation>")[0]
-
-
 async def test_a_streamed_run_is_recorded_and_its_memory_found_in_a_streamed_run() -> None:
     world = make_world(Story(facts=FACTS))
     monday = world.memory.conversation(AGENT, "monday", ["alice"])
@@ -43,7 +36,7 @@ async def test_a_streamed_run_is_recorded_and_its_memory_found_in_a_streamed_run
     )
     async for _ in streamed.stream_events():
         pass
-    assert "Noted." in await _conversation_heard(world, monday)
+    assert "Noted." in await heard(world, monday)
 
     tuesday = world.memory.conversation(AGENT, "tuesday", ["alice"])
     search = function_call("search_facts", {"query": ["Alice lives"]}, call_id="c1")
@@ -58,9 +51,9 @@ async def test_a_streamed_run_is_recorded_and_its_memory_found_in_a_streamed_run
     assert "Alice lives in Oslo" in str(model.calls[0].system_instructions)
     assert "- [user] Alice lives in Oslo" in str(streamed.final_output)
     assert len(await session.get_items()) == 4  # the items, tool call and output included
-    heard = await _conversation_heard(world, tuesday)
-    assert "Where do I live?" in heard
-    assert "search_facts" not in heard  # memory's own tool is not recorded
+    transcript = await heard(world, tuesday)
+    assert "Where do I live?" in transcript
+    assert "search_facts" not in transcript  # memory's own tool is not recorded
 
 
 async def test_record_of_streamed_runs_beside_the_sdks_own_session_records_each_turn() -> None:
@@ -76,9 +69,9 @@ async def test_record_of_streamed_runs_beside_the_sdks_own_session_records_each_
             pass
         assert (await memory_for.record(streamed)).messages == 2  # not the history again
 
-    heard = await _conversation_heard(world, chat)
+    transcript = await heard(world, chat)
     for said in ("I live in Oslo.", "Noted.", "Thanks.", "Sure."):
-        assert heard.count(said) == 1, heard
+        assert transcript.count(said) == 1, transcript
 
 
 async def test_an_agent_handed_off_to_sees_the_memory_when_attached_too() -> None:
@@ -102,10 +95,10 @@ async def test_an_agent_handed_off_to_sees_the_memory_when_attached_too() -> Non
     assert result.last_agent.name == "billing"
     for model in (front_model, billing_model):
         assert "Alice lives in Oslo" in str(model.calls[0].system_instructions)
-    heard = await _conversation_heard(world, tuesday)
-    assert "Where is my invoice sent?" in heard
-    assert "Billing here: your invoice goes to Oslo." in heard  # the whole run, both agents
-    assert heard.count("Where is my invoice sent?") == 1
+    transcript = await heard(world, tuesday)
+    assert "Where is my invoice sent?" in transcript
+    assert "Billing here: your invoice goes to Oslo." in transcript  # the whole run, both agents
+    assert transcript.count("Where is my invoice sent?") == 1
 
 
 @function_tool(needs_approval=True)
@@ -137,9 +130,9 @@ async def test_a_run_paused_for_approval_and_resumed_records_each_message_once()
     resumed = await Runner.run(agent, state, session=session)
 
     assert resumed.final_output == "Refunded."
-    heard = await _conversation_heard(world, chat)
+    transcript = await heard(world, chat)
     for said in ("Refund me 5.", '[called refund {"amount":5}]', "refunded 5", "Refunded."):
-        assert heard.count(said) == 1, heard
+        assert transcript.count(said) == 1, transcript
 
 
 @pytest.mark.parametrize("serialized", [False, True], ids=["in-process", "from-json"])
@@ -159,9 +152,9 @@ async def test_record_of_a_paused_run_waits_for_its_resumption_which_records_the
     resumed = await Runner.run(agent, state)
     assert (await memory_for.record(resumed)).messages == 4
 
-    heard = await _conversation_heard(world, chat)
+    transcript = await heard(world, chat)
     for said in ("Refund me 5.", '[called refund {"amount":5}]', "refunded 5", "Refunded."):
-        assert heard.count(said) == 1, heard
+        assert transcript.count(said) == 1, transcript
 
 
 async def test_an_agent_used_as_a_tool_is_heard_through_its_output_only() -> None:
@@ -183,7 +176,7 @@ async def test_an_agent_used_as_a_tool_is_heard_through_its_output_only() -> Non
     await Runner.run(outer, "Say 'It is nice' in French.", session=EdenSession(world.memory, chat))
 
     assert inner_model.calls[0].system_instructions is None  # not attached: no memory context
-    heard = await _conversation_heard(world, chat)
-    assert '[called translate {"input":"It is nice."}]' in heard
-    assert heard.count("Il fait beau.") == 2  # the tool's output, then the outer answer
-    assert len(heard.strip().splitlines()) == 4  # the inner run's own items are not heard
+    transcript = await heard(world, chat)
+    assert '[called translate {"input":"It is nice."}]' in transcript
+    assert transcript.count("Il fait beau.") == 2  # the tool's output, then the outer answer
+    assert len(transcript.strip().splitlines()) == 4  # the inner run's own items are not transcript

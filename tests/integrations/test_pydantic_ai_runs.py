@@ -20,9 +20,9 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
 from eden_memory.adapters.integrations.pydantic_ai import EdenMemory
-from eden_memory.application.conversation import Conversation
 from eden_memory.domain.scopes import AgentMemoryConfig
-from tests.application.story import Story, World, make_world
+from tests.application.story import Story, make_world
+from tests.integrations.heard import heard
 
 AGENT = AgentMemoryConfig("nova")
 FACTS = {
@@ -46,13 +46,6 @@ def searching(seen: list[str]) -> FunctionModel:
         return ModelResponse(parts=[ToolCallPart("search_facts", {"query": ["lives"]}, "c1")])
 
     return FunctionModel(model)
-
-
-async def _heard(world: World, chat: Conversation) -> str:
-    """The conversation as formation reads it, once the session ends."""
-    await world.memory.end_session(chat)
-    prompt = world.llm.calls_for("fact_extraction")[-1].prompt
-    return prompt.split("<conversation>")[1].split("</conversation>")[0]
 
 
 async def test_each_user_finds_only_their_own_memory_in_their_next_session() -> None:
@@ -108,9 +101,9 @@ async def test_every_way_of_running_records_the_turn_once(
     chat = world.memory.conversation(AGENT, "s1", ["alice"])
     model = TestModel(call_tools=[], custom_output_text="Noted.")
     await way(Agent(model, capabilities=[EdenMemory(world.memory, chat)]))
-    heard = await _heard(world, chat)
-    assert heard.count("I live in Oslo.") == 1
-    assert heard.count("Noted.") == 1
+    transcript = await heard(world, chat)
+    assert transcript.count("I live in Oslo.") == 1
+    assert transcript.count("Noted.") == 1
 
 
 async def test_a_run_paused_for_approval_and_resumed_records_each_message_once() -> None:
@@ -137,6 +130,6 @@ async def test_a_run_paused_for_approval_and_resumed_records_each_message_once()
     resumed = await agent.run(message_history=paused.all_messages(), deferred_tool_results=approved)
 
     assert resumed.output == "Refunded."
-    heard = await _heard(world, chat)
+    transcript = await heard(world, chat)
     for said in ("Refund me 5.", '[called refund {"amount":5}]', "refunded 5", "Refunded."):
-        assert heard.count(said) == 1, heard
+        assert transcript.count(said) == 1, transcript
