@@ -21,12 +21,16 @@ own facts by the id ``search_memory`` gave it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from eden_memory.adapters.integrations.google_adk_agent import MemoryTool, TurnRecorder
+from eden_memory.adapters.integrations.google_adk_items import (
+    fact_of,
+    memory_entry,
+    session_of,
+    turn_of,
+)
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.search import SearchResult
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError, MissingExtraError, NotFoundError
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope
@@ -38,11 +42,10 @@ try:
     from google.adk.memory.base_memory_service import SearchMemoryResponse
     from google.adk.memory.memory_entry import MemoryEntry
     from google.adk.sessions import Session
-    from google.genai import types
 except ModuleNotFoundError:  # pragma: no cover - exercised without the extra
     raise MissingExtraError("the Google ADK integration", "adk", "google-adk") from None
 
-# ADK may add events with no session (its interface allows it); they share this one.
+# ADK may add events with no session (its interface allows it); a user's share this one.
 NO_SESSION = "adk-no-session"
 # search_memory has no session; facts are agent- and user-scoped, so any id serves.
 SEARCH_SESSION = "adk-search"
@@ -65,9 +68,10 @@ class EdenMemoryService(BaseMemoryService):
         return self
 
     def conversation(self, app_name: str, user_id: str, session_id: str) -> Conversation:
-        """The conversation an ADK app, user and session are."""
+        """The conversation an ADK app, user and session are (its session id is
+        ``session_of(user_id, session_id)``: ADK's session ids are unique per user only)."""
         agent = self._agents.get(app_name, app_name)
-        return self.memory.conversation(agent, session_id, [user_id])
+        return self.memory.conversation(agent, session_of(user_id, session_id), [user_id])
 
     def attach(self, agent: LlmAgent) -> LlmAgent:
         """A copy of ``agent`` with the memory tool (context before every model call,
@@ -107,7 +111,7 @@ class EdenMemoryService(BaseMemoryService):
         each; exact duplicates dropped). A memory that is not a valid fact is an
         ``InvalidInputError`` naming it; the valid ones are stored."""
         now = self.memory.clock.now()
-        facts = [_fact(entry, app_name, user_id, now) for entry in memories]
+        facts = [fact_of(entry, app_name, user_id, now) for entry in memories]
         report = await self.memory.admin.add_facts(facts)
         if report.rejected:
             reasons = "; ".join(f"memories[{r.index}]: {r.reason}" for r in report.rejected)
@@ -154,65 +158,4 @@ class EdenMemoryService(BaseMemoryService):
         return SearchMemoryResponse(memories=[memory_entry(hit) for hit in found.results])
 
 
-def memory_entry(hit: SearchResult) -> MemoryEntry:
-    """A fact as ADK shows memories: its text, when it was formed, its scope and score.
-    No author: a fact is a statement about someone, not something they said."""
-    fact = hit.fact
-    metadata: dict[str, Any] = {"scope": fact.scope.value, "relevance": hit.relevance}
-    if hit.newer is not None:  # a newer memory about the same thing outranks this one
-        metadata["newer"] = hit.newer
-    return MemoryEntry(
-        id=fact.id,
-        content=types.Content(role="user", parts=[types.Part(text=fact.content)]),
-        timestamp=fact.formed_at.isoformat(),
-        custom_metadata=metadata,
-    )
-
-
-def _fact(entry: MemoryEntry, agent_id: str, user_id: str, now: datetime) -> dict[str, Any]:
-    """The fact of a memory; its ``custom_metadata`` may say what it supersedes (``key``,
-    ``supersedes``) and until when it holds (``valid_until``), as direct ingestion takes them."""
-    parts = entry.content.parts or []
-    text = " ".join(part.text for part in parts if part.text)
-    formed = _time(entry.timestamp) if entry.timestamp else now
-    fact = {"content": text, "scope": "user", "agent_id": agent_id, "user_id": user_id}
-    told = entry.custom_metadata or {}
-    fresh = {name: told[name] for name in FRESHNESS if name in told}
-    return fact | {"formed_at": formed, "id": entry.id} | fresh
-
-
-FRESHNESS = ("key", "supersedes", "valid_until")
-
-
-def _time(timestamp: str) -> datetime:
-    """ADK's ISO 8601 time; without an offset it is local time, as ADK writes it."""
-    try:
-        return datetime.fromisoformat(timestamp).astimezone(UTC)
-    except ValueError:
-        raise InvalidInputError(f"memory timestamp {timestamp!r} is not ISO 8601") from None
-
-
-def turn_of(events: Sequence[Event], user_id: str) -> list[dict[str, Any]]:
-    """ADK events as Gemini contents with their ids, times and authors: the user's events
-    are the user's, every other author's the agent's (function responses: tool messages).
-    Partial (streamed) events and events without content are left out."""
-    out: list[dict[str, Any]] = []
-    for event in events:
-        content = event.content
-        if event.partial or content is None or not content.parts:
-            continue
-        said = content.model_dump(exclude_none=True)
-        by_user = event.author == "user"
-        out.append(
-            said
-            | {
-                "role": "user" if by_user else "model",
-                "id": event.id or None,
-                "sent_at": datetime.fromtimestamp(event.timestamp, UTC),
-                "author_id": user_id if by_user else None,
-            }
-        )
-    return out
-
-
-__all__ = ["EdenMemoryService", "memory_entry", "turn_of"]
+__all__ = ["EdenMemoryService", "memory_entry", "session_of", "turn_of"]

@@ -15,7 +15,10 @@ Step = Callable[[LlmRequest], types.Part]
 
 
 class ScriptedLlm(BaseLlm):
-    """Answers each request with the part the next step makes of it; keeps the requests."""
+    """Answers each request with the part the next step makes of it; keeps the requests.
+
+    Asked to stream (ADK's ``StreamingMode.SSE``), it sends a text word by word as partial
+    responses first, then the whole, as Gemini's streaming does."""
 
     model: str = "scripted"
     steps: list[Step] = Field(default_factory=list)
@@ -26,6 +29,10 @@ class ScriptedLlm(BaseLlm):
     ) -> AsyncGenerator[LlmResponse, None]:
         self.requests.append(llm_request.model_copy(deep=True))
         part = self.steps.pop(0)(llm_request)
+        if stream and part.text:
+            for word in part.text.split():
+                chunk = types.Content(role="model", parts=[types.Part(text=word)])
+                yield LlmResponse(content=chunk, partial=True)
         yield LlmResponse(content=types.Content(role="model", parts=[part]))
 
 

@@ -74,7 +74,7 @@ class Host:
 
 
 async def _pending(world: World, session_id: str) -> int:
-    chat = world.memory.conversation("nova", session_id, ["alice"])
+    chat = EdenMemoryService(world.memory).conversation("nova", "alice", session_id)
     state = (await world.memory.record_messages(chat, [])).state
     return state.pending_messages if state else 0
 

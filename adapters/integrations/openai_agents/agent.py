@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents import Agent, FunctionTool, RunContextWrapper
-from agents.result import RunResultBase
+from agents.items import RunItem, ToolApprovalItem
+from agents.result import RunResult, RunResultStreaming
 from agents.tool_context import ToolContext
 
 from eden_memory.adapters.integrations.openai_agents.items import said, turn_input
@@ -80,15 +81,19 @@ class AgentsMemory:
         schema = parameters(self.memory.settings.search)
         return [FunctionTool(NAME, DESCRIPTION, schema, self._search, strict_json_schema=False)]
 
-    async def record(self, result: RunResultBase) -> Recorded:
+    async def record(self, result: RunResult | RunResultStreaming) -> Recorded:
         """Record a run's turn: the input its caller added and the items the run produced.
 
         The conversation so far, which ``result.input`` starts with under ``session=`` or
         when built from ``to_input_list()``, was recorded with the runs that said it; a run
-        whose ``EdenSession`` recorded it for this conversation adds nothing."""
-        if RECORDED.holds(result.context_wrapper, self.conversation):
+        whose ``EdenSession`` recorded it for this conversation adds nothing. A run paused
+        for a tool's approval adds nothing either: the result of its resumption holds the
+        whole turn again (input, the paused run's items, then the rest)."""
+        done = not result.interruptions
+        if not done or RECORDED.holds(result.context_wrapper, self.conversation):
             return await self.memory.record_messages(self.conversation, [])
-        items = [*turn_input(result.input), *(i.to_input_item() for i in result.new_items)]
+        produced = [i.to_input_item() for i in result.new_items if not _approval(i)]
+        items = [*turn_input(result.input), *produced]
         return await self.memory.record_messages(self.conversation, said(items, self._author()))
 
     async def _search(self, ctx: ToolContext[Any], arguments: str) -> str:
@@ -97,6 +102,12 @@ class AgentsMemory:
 
     def _author(self) -> str | None:
         return author_of(self.conversation)
+
+
+def _approval(item: RunItem) -> bool:
+    """A request for a person's approval, which is not something said (the SDK's own
+    ``to_input_list`` leaves it out; ``to_input_item`` refuses it)."""
+    return isinstance(item, ToolApprovalItem)
 
 
 def author_of(conversation: Conversation) -> str | None:
