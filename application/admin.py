@@ -76,8 +76,9 @@ class Admin(Management):
     async def fact_window(self, conversation: SessionProfile, shown: int) -> FactWindow:
         """How many of the facts ``conversation`` may see its context's recent list shows
         (``shown``, the context's ``facts``): what to say beside an empty context."""
-        scopes = conversation.scopes(self.settings.enabled)
-        return await fact_window(self.stores.facts, scopes, shown, self.settings.facts)
+        settings = conversation.effective(self.settings)
+        scopes = conversation.active(settings)
+        return await fact_window(self.stores.facts, scopes, shown, settings.facts)
 
     async def users_with_memory(
         self, agent_id: str, after: str | None = None, limit: int = 50

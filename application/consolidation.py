@@ -36,10 +36,18 @@ class Consolidator:
     settings: ConsolidationSettings
 
     async def consolidate(
-        self, key: ScopeKey, role: ModelRole, force: bool = False
+        self,
+        key: ScopeKey,
+        role: ModelRole,
+        force: bool = False,
+        *,
+        settings: ConsolidationSettings | None = None,
+        instructions: str = "",
     ) -> ConsolidationOutcome | None:
         """Consolidate one key if due. Returns None when there was nothing to do.
 
+        ``settings`` are the agent's own thresholds and word limits (the service's when None);
+        ``instructions`` the agent's memory instructions, which its agent-scope blob follows.
         A failure, a lost race or an answer that echoes the prompt (``rejected``) leaves the
         blob and the buffer exactly as they were; nothing is absorbed unless the new blob was
         stored.
@@ -50,7 +58,7 @@ class Consolidator:
         kept: list[Reflection] = []
         if current is not None and current.needs_rebuild:  # an erasure took notes it held
             kept = await self.buffers.list_reflections(key.agent_id, key, include_absorbed=True)
-        plan = plan_consolidation(key, current, buffer, self.settings, force, kept)
+        plan = plan_consolidation(key, current, buffer, settings or self.settings, force, kept)
         if plan is None:
             return None
         system, prompt = consolidation_prompt(plan.current, plan.carried_notes)
@@ -73,13 +81,23 @@ class Consolidator:
         )
 
     async def consolidate_all(
-        self, keys: Sequence[ScopeKey], role: ModelRole, force: bool = False
+        self,
+        keys: Sequence[ScopeKey],
+        role: ModelRole,
+        force: bool = False,
+        *,
+        settings: ConsolidationSettings | None = None,
+        instructions: str = "",
     ) -> list[ConsolidationOutcome]:
         """Every due key, concurrently. A key that fails — with any ``Exception``, a bug in a
         client library included — is reported as failed with its buffer left as it was, and
         the others go on; only cancellation and interrupts (``BaseException``) propagate."""
         results = await asyncio.gather(
-            *(self.consolidate(key, role, force) for key in keys), return_exceptions=True
+            *(
+                self.consolidate(key, role, force, settings=settings, instructions=instructions)
+                for key in keys
+            ),
+            return_exceptions=True,
         )
         outcomes: list[ConsolidationOutcome] = []
         for key, result in zip(keys, results, strict=True):

@@ -9,6 +9,7 @@ end and cold-session processing for a scheduler. Everything done outside a conve
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from eden_memory.application.access import AccessTracker
@@ -130,6 +131,7 @@ class MemoryService:
         config = (
             agent if isinstance(agent, AgentMemoryConfig) else AgentMemoryConfig(AgentId(agent))
         )
+        config.settings.over(self.settings)  # an agent's settings that clash are refused now
         role = reflection_role(tier, preview, self.settings.models)
         return SessionProfile.of(
             config, session_id, user_ids, premium=role is ModelRole.REFLECTION_PREMIUM
@@ -139,7 +141,8 @@ class MemoryService:
 
     async def get_context(self, conversation: Conversation, refresh: bool = False) -> MemoryContext:
         """The ``<MemoryContext>`` XML to put in the prompt (empty when there is nothing)."""
-        return await self._context.context(conversation.scopes(self.settings.enabled), refresh)
+        settings = conversation.effective(self.settings)
+        return await self._context.context(conversation.active(settings), refresh, settings.facts)
 
     async def search_facts(
         self,
@@ -152,14 +155,22 @@ class MemoryService:
         thresholds: bool = True,
     ) -> SearchResponse:
         """Hybrid search over the facts this conversation may see."""
-        scopes = conversation.scopes(self.settings.enabled)
-        return await self._search.search(
-            scopes, queries, top_k, debug=debug, mode=mode, thresholds=thresholds
+        settings = conversation.effective(self.settings)
+        search = self._search
+        if settings.search != search.settings:  # the agent's own search defaults
+            search = replace(search, settings=settings.search)
+        return await search.search(
+            conversation.active(settings),
+            queries,
+            top_k,
+            debug=debug,
+            mode=mode,
+            thresholds=thresholds,
         )
 
     def search_offered(self, conversation: Conversation) -> bool:
         """Whether to give the agent the ``search_facts`` tool in this conversation."""
-        return conversation.scopes(self.settings.enabled).search_offered
+        return conversation.active(conversation.effective(self.settings)).search_offered
 
     # Lifecycle ---------------------------------------------------------------------
 

@@ -7,17 +7,20 @@ cold session from the store alone), and each request's scopes are resolved from 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id, check_id_list
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.scopes import ActiveScopes, AgentMemoryConfig, Scope
+from eden_memory.domain.settings import MemorySettings
 
 
 @dataclass(frozen=True)
 class SessionProfile:
-    """An agent (with its memory toggles and instructions), a session and its distinct
-    users, and whether its reflections get the premium model (decided once, when built)."""
+    """An agent (with its memory toggles, instructions and own settings), a session and its
+    distinct users, and whether its reflections get the premium model (decided once, when
+    built)."""
 
     agent_id: AgentId
     session_id: SessionId
@@ -26,6 +29,7 @@ class SessionProfile:
     agent_memory_enabled: bool = True
     memory_instructions: str = ""
     premium: bool = False
+    settings: AgentSettings = field(default_factory=AgentSettings)
 
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
@@ -52,6 +56,7 @@ class SessionProfile:
             agent_memory_enabled=agent.agent_memory_enabled,
             memory_instructions=agent.memory_instructions,
             premium=premium,
+            settings=agent.settings,
         )
 
     @property
@@ -75,6 +80,20 @@ class SessionProfile:
                 scopes.add(Scope.USER)
                 user_id = self.sole_user
         return ActiveScopes(self.agent_id, self.session_id, user_id, frozenset(scopes))
+
+    def effective(self, settings: MemorySettings) -> MemorySettings:
+        """The agent's settings over the host's ``settings``: what every step of one
+        operation on this session reads."""
+        return self.settings.over(settings)
+
+    def active(self, settings: MemorySettings) -> ActiveScopes:
+        """The scopes under effective ``settings``, with each subsystem's switch."""
+        scopes = self.scopes(settings.enabled)
+        return replace(
+            scopes,
+            facts_enabled=settings.facts.enabled,
+            reflections_enabled=settings.reflections.enabled,
+        )
 
     @property
     def reflection_role(self) -> ModelRole:
