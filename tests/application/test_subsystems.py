@@ -20,7 +20,7 @@ TURN = (
 )
 
 
-def world_with(**switches: bool) -> World:
+def world_with(**switches: dict[str, bool]) -> World:
     return make_world(STORY, MemorySettings.model_validate(switches))
 
 
