@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eden_memory.application.calls import ModelRouter
-from eden_memory.application.prompts.consolidation import consolidation_prompt
+from eden_memory.application.prompts.consolidation import consolidation_prompt, instructions_for
 from eden_memory.application.reports import ConsolidationOutcome
 from eden_memory.application.schemas import ConsolidatedText
 from eden_memory.domain.consolidation import (
@@ -61,11 +61,12 @@ class Consolidator:
         plan = plan_consolidation(key, current, buffer, settings or self.settings, force, kept)
         if plan is None:
             return None
-        system, prompt = consolidation_prompt(plan.current, plan.carried_notes)
+        system, prompt = consolidation_prompt(plan.current, plan.carried_notes, instructions)
         answer = await self.models.ask(role, "consolidation", system, prompt, ConsolidatedText)
-        echoed = echoed_scaffolding(
-            answer.content, scaffolding_of(f"{system}\n{prompt}", plan.carried)
-        )
+        # The owner's instructions are theirs, not our scaffolding: a blob may use their words
+        # (a heading they name) without being an echo of the prompt.
+        carried = (*plan.carried, *instructions_for(key.scope, instructions).splitlines())
+        echoed = echoed_scaffolding(answer.content, scaffolding_of(f"{system}\n{prompt}", carried))
         if echoed:
             return _rejected(plan, answer.content, echoed)
         result = apply_consolidation(plan, answer.content, self.clock.now())
