@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from eden_memory.application.background import BackgroundTasks
@@ -58,7 +58,9 @@ class Lifecycle:
             return Recorded(None, False)
         pending = [PendingMessage(m, weighted_tokens([m], s.formation)) for m in messages]
         now = self.clock.now()
-        state = await self.sessions.record_messages(conversation, pending, now)
+        # The user's name is for the context only: no store keeps it.
+        stored = replace(conversation, user_name=None)
+        state = await self.sessions.record_messages(stored, pending, now)
         if not formation_due(state.pending_messages, state.pending_tokens, s.formation):
             return Recorded(state, False, len(pending))
         work = self.form(state.agent_id, state.session_id, Trigger.DUE)

@@ -19,7 +19,7 @@ from eden_memory.application.background import BackgroundTasks
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.consolidation import Consolidator
-from eden_memory.application.context import ContextAssembler, MemoryContext
+from eden_memory.application.context import ContextAssembler, ContextLabels, MemoryContext
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.formation.pipeline import Formation, Trigger
 from eden_memory.application.lifecycle import Lifecycle, Recorded
@@ -123,18 +123,24 @@ class MemoryService:
         *,
         tier: int = 0,
         preview: bool = False,
+        user_name: str | None = None,
     ) -> Conversation:
         """Describe a conversation: ``agent`` is a config or an id (both memories enabled).
 
         A user at or above the premium tier, or ``preview``, gets the premium reflection
-        model; that is decided here, once, and kept with the session."""
+        model; that is decided here, once, and kept with the session. ``user_name``, the
+        sole user's name, is shown with their memory in the context (and never stored)."""
         config = (
             agent if isinstance(agent, AgentMemoryConfig) else AgentMemoryConfig(AgentId(agent))
         )
         config.settings.over(self.settings)  # an agent's settings that clash are refused now
         role = reflection_role(tier, preview, self.settings.models)
         return SessionProfile.of(
-            config, session_id, user_ids, premium=role is ModelRole.REFLECTION_PREMIUM
+            config,
+            session_id,
+            user_ids,
+            premium=role is ModelRole.REFLECTION_PREMIUM,
+            user_name=user_name,
         )
 
     # The hot path ------------------------------------------------------------------
@@ -142,7 +148,13 @@ class MemoryService:
     async def get_context(self, conversation: Conversation, refresh: bool = False) -> MemoryContext:
         """The ``<MemoryContext>`` XML to put in the prompt (empty when there is nothing)."""
         settings = conversation.effective(self.settings)
-        return await self._context.context(conversation.active(settings), refresh, settings.facts)
+        labels = ContextLabels(
+            conversation.user_name,
+            conversation.memory_instructions if settings.context.show_instructions else "",
+        )
+        return await self._context.context(
+            conversation.active(settings), refresh, settings.facts, labels
+        )
 
     async def search_facts(
         self,

@@ -14,6 +14,7 @@ from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id, check_i
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.scopes import ActiveScopes, AgentMemoryConfig, Scope
 from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.text import check_encodable
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,16 @@ class SessionProfile:
     memory_instructions: str = ""
     premium: bool = False
     settings: AgentSettings = field(default_factory=AgentSettings)
+    # The sole user's name, shown with their memory in the context; never stored (the host
+    # passes it with each call: no store keeps a person's name it does not need).
+    user_name: str | None = None
 
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
         check_id(self.session_id, "session_id")
+        if self.user_name is not None:
+            check_encodable(self.user_name, "user_name")
+            object.__setattr__(self, "user_name", " ".join(self.user_name.split()) or None)
         users = check_id_list(self.user_ids, "user_ids", "user_id")
         object.__setattr__(self, "user_ids", tuple(UserId(u) for u in dict.fromkeys(users)))
 
@@ -45,6 +52,7 @@ class SessionProfile:
         user_ids: object = (),
         *,
         premium: bool = False,
+        user_name: str | None = None,
     ) -> SessionProfile:
         """A session of ``agent`` (its toggles and instructions) with ``user_ids``."""
         users = check_id_list(user_ids, "user_ids", "user_id")
@@ -57,6 +65,7 @@ class SessionProfile:
             memory_instructions=agent.memory_instructions,
             premium=premium,
             settings=agent.settings,
+            user_name=user_name,
         )
 
     @property

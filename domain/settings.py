@@ -160,6 +160,8 @@ class ContextSettings(_Settings):
     # 6 kB each for a typical memory (benchmarks/context_cache.py), ~20 kB with every blob at
     # its word limit: 6-20 MB at the default bound.
     cache_max_entries: Annotated[int, Field(ge=0)] = 1024
+    # The agent's memory instructions in its <AgentMemory> section (seed 004's context did).
+    show_instructions: bool = True
 
 
 class ModelSettings(_Settings):

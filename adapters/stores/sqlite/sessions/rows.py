@@ -87,7 +87,7 @@ def profile_doc(profile: SessionProfile, **changed: object) -> str:
     fields: dict[str, object] = {
         f.name: getattr(profile, f.name)
         for f in dataclass_fields(profile)
-        if f.name not in ("agent_id", "session_id", "settings")
+        if f.name not in ("agent_id", "session_id", "settings", "user_name")
     }
     fields["user_ids"] = list(profile.user_ids)
     # Only when set: a profile without its own settings reads as the previous release wrote it.
