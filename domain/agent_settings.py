@@ -90,16 +90,33 @@ class AgentSettings(_Partial):
 
     def over(self, settings: MemorySettings) -> MemorySettings:
         """The effective settings: these fields over ``settings``, validated as a whole."""
-        if not self.changes:
+        if not self.model_fields_set:  # most agents: nothing given at all
             return settings
-        return _merged(self, settings)
+        # By identity first: a host reuses one config and one service's settings, and
+        # pydantic hashes a model field by field (the ``lru_cache`` below costs ~0.1 ms).
+        key = (id(self), id(settings))
+        hit = _RESOLVED.get(key)
+        if hit is not None and hit[0] is self and hit[1] is settings:
+            return hit[2]
+        merged = _merged(self, settings)
+        if len(_RESOLVED) >= _MOST_RESOLVED:
+            _RESOLVED.clear()
+        _RESOLVED[key] = (self, settings, merged)
+        return merged
+
+
+_MOST_RESOLVED = 256
+_RESOLVED: dict[tuple[int, int], tuple[AgentSettings, MemorySettings, MemorySettings]] = {}
 
 
 @lru_cache(maxsize=256)
 def _merged(agent: AgentSettings, settings: MemorySettings) -> MemorySettings:
-    # Cached: the hot path resolves the same few agents over the same globals all day.
+    # Cached by value: profiles read from the store are new objects of the same few agents.
+    changes = agent.changes
+    if not changes:
+        return settings
     try:
-        return MemorySettings.model_validate(_merge(settings.model_dump(), agent.changes))
+        return MemorySettings.model_validate(_merge(settings.model_dump(), changes))
     except ValidationError as error:
         raise InvalidInputError(f"agent settings: {one_line(error)}") from None
 

@@ -69,9 +69,9 @@ class Formation:
         claim = await self._claim(agent_id, session_id, trigger)
         if claim is None:
             return None
-        # The agent's own settings over the host's, resolved once for the whole formation.
-        own = replace(self, settings=claim.session.profile.effective(self.settings))
         try:
+            # The agent's own settings over the host's, resolved once for the whole formation.
+            own = replace(self, settings=claim.session.profile.effective(self.settings))
             with self.meter.scope() as spent:
                 report = await own._form(claim, trigger)
             report.usage = Usage.of(spent.snapshot())
