@@ -96,3 +96,26 @@ def test_a_bad_override_names_its_field() -> None:
         agent(facts={"cache_ttl_seconds": 1})
     with pytest.raises(InvalidInputError, match="must be an AgentSettings"):
         AgentMemoryConfig("nova", settings={"facts": {}})  # type: ignore[arg-type]
+
+
+async def test_stats_and_consolidation_status_take_the_agents_own_numbers() -> None:
+    world = make_world(STORY)
+    conv = world.memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+    await world.memory.record_messages(
+        conv, world.messages("please keep answers short", "a", "b", "c")
+    )
+    await world.memory.form_memories(conv)
+    own = AgentSettings.of(
+        {"consolidation": {"thresholds": {"user": 1}, "word_limits": {"user": 50}}}
+    )
+    admin = world.memory.admin
+    user = ScopeKey.user("nova", "alice")
+    [plain] = [s for s in await admin.consolidation_status("nova", "alice") if s.key == user]
+    [mine] = [
+        s
+        for s in await admin.consolidation_status("nova", "alice", agent_settings=own)
+        if s.key == user
+    ]
+    assert (plain.threshold, plain.due, mine.threshold, mine.due) == (4, False, 1, True)
+    [stats] = [s for s in await admin.stats("nova", "alice", agent_settings=own) if s.key == user]
+    assert stats.word_limit == 50
