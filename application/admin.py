@@ -32,6 +32,7 @@ from eden_memory.application.owners import OwnerPage, sessions_with_memory, user
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.provenance import Contributions, contributions_of
 from eden_memory.application.reports import Usage
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.fact_window import FactWindow
 from eden_memory.domain.ids import (
@@ -45,6 +46,7 @@ from eden_memory.domain.ids import (
 )
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import ScopeKey
+from eden_memory.domain.settings import MemorySettings
 
 
 @dataclass
@@ -58,26 +60,49 @@ class Admin(Management):
     consolidator: Consolidator | None = None
 
     async def stats(
-        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
+        self,
+        agent_id: str,
+        user_id: str | None = None,
+        session_id: str | None = None,
+        *,
+        agent_settings: AgentSettings | None = None,
     ) -> list[ScopeStats]:
+        """Per scope: words, limits, buffers; ``agent_settings``: the agent's own limits."""
         return await scope_stats(
             self.stores.facts,
             self.stores.buffers,
-            self.settings,
+            self._effective(agent_settings),
             _keys(agent_id, user_id, session_id),
         )
 
     async def consolidation_status(
-        self, agent_id: str, user_id: str | None = None, session_id: str | None = None
+        self,
+        agent_id: str,
+        user_id: str | None = None,
+        session_id: str | None = None,
+        *,
+        agent_settings: AgentSettings | None = None,
     ) -> list[ConsolidationStatus]:
+        """Buffers against thresholds; ``agent_settings``: the agent's own thresholds."""
         keys = _keys(agent_id, user_id, session_id)
-        return await consolidation_status(self.stores.buffers, self.settings, keys)
+        settings = self._effective(agent_settings)
+        return await consolidation_status(self.stores.buffers, settings, keys)
+
+    def _effective(self, agent_settings: AgentSettings | None) -> MemorySettings:
+        if agent_settings is None:
+            return self.settings
+        if not isinstance(agent_settings, AgentSettings):
+            raise InvalidInputError(
+                f"agent_settings must be an AgentSettings, got {type(agent_settings).__name__}"
+            )
+        return agent_settings.over(self.settings)
 
     async def fact_window(self, conversation: SessionProfile, shown: int) -> FactWindow:
         """How many of the facts ``conversation`` may see its context's recent list shows
         (``shown``, the context's ``facts``): what to say beside an empty context."""
-        scopes = conversation.scopes(self.settings.enabled)
-        return await fact_window(self.stores.facts, scopes, shown, self.settings.facts)
+        settings = conversation.effective(self.settings)
+        scopes = conversation.active(settings)
+        return await fact_window(self.stores.facts, scopes, shown, settings.facts)
 
     async def users_with_memory(
         self, agent_id: str, after: str | None = None, limit: int = 50

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eden_memory.application.calls import ModelRouter
-from eden_memory.application.prompts.consolidation import consolidation_prompt
+from eden_memory.application.prompts.consolidation import consolidation_prompt, instructions_for
 from eden_memory.application.reports import ConsolidationOutcome
 from eden_memory.application.schemas import ConsolidatedText
 from eden_memory.domain.consolidation import (
@@ -36,10 +36,18 @@ class Consolidator:
     settings: ConsolidationSettings
 
     async def consolidate(
-        self, key: ScopeKey, role: ModelRole, force: bool = False
+        self,
+        key: ScopeKey,
+        role: ModelRole,
+        force: bool = False,
+        *,
+        settings: ConsolidationSettings | None = None,
+        instructions: str = "",
     ) -> ConsolidationOutcome | None:
         """Consolidate one key if due. Returns None when there was nothing to do.
 
+        ``settings`` are the agent's own thresholds and word limits (the service's when None);
+        ``instructions`` the agent's memory instructions, which its agent-scope blob follows.
         A failure, a lost race or an answer that echoes the prompt (``rejected``) leaves the
         blob and the buffer exactly as they were; nothing is absorbed unless the new blob was
         stored.
@@ -50,14 +58,15 @@ class Consolidator:
         kept: list[Reflection] = []
         if current is not None and current.needs_rebuild:  # an erasure took notes it held
             kept = await self.buffers.list_reflections(key.agent_id, key, include_absorbed=True)
-        plan = plan_consolidation(key, current, buffer, self.settings, force, kept)
+        plan = plan_consolidation(key, current, buffer, settings or self.settings, force, kept)
         if plan is None:
             return None
-        system, prompt = consolidation_prompt(plan.current, plan.carried_notes)
+        system, prompt = consolidation_prompt(plan.current, plan.carried_notes, instructions)
         answer = await self.models.ask(role, "consolidation", system, prompt, ConsolidatedText)
-        echoed = echoed_scaffolding(
-            answer.content, scaffolding_of(f"{system}\n{prompt}", plan.carried)
-        )
+        # The owner's instructions are theirs, not our scaffolding: a blob may use their words
+        # (a heading they name) without being an echo of the prompt.
+        carried = (*plan.carried, *instructions_for(key.scope, instructions).splitlines())
+        echoed = echoed_scaffolding(answer.content, scaffolding_of(f"{system}\n{prompt}", carried))
         if echoed:
             return _rejected(plan, answer.content, echoed)
         result = apply_consolidation(plan, answer.content, self.clock.now())
@@ -73,13 +82,23 @@ class Consolidator:
         )
 
     async def consolidate_all(
-        self, keys: Sequence[ScopeKey], role: ModelRole, force: bool = False
+        self,
+        keys: Sequence[ScopeKey],
+        role: ModelRole,
+        force: bool = False,
+        *,
+        settings: ConsolidationSettings | None = None,
+        instructions: str = "",
     ) -> list[ConsolidationOutcome]:
         """Every due key, concurrently. A key that fails — with any ``Exception``, a bug in a
         client library included — is reported as failed with its buffer left as it was, and
         the others go on; only cancellation and interrupts (``BaseException``) propagate."""
         results = await asyncio.gather(
-            *(self.consolidate(key, role, force) for key in keys), return_exceptions=True
+            *(
+                self.consolidate(key, role, force, settings=settings, instructions=instructions)
+                for key in keys
+            ),
+            return_exceptions=True,
         )
         outcomes: list[ConsolidationOutcome] = []
         for key, result in zip(keys, results, strict=True):

@@ -18,8 +18,8 @@ from datetime import datetime, timedelta
 from eden_memory.application.bounded_cache import BoundedCache
 from eden_memory.domain.fifo import fifo_since, select_fifo
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
-from eden_memory.domain.scopes import ActiveScopes, ScopeKey
-from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.scopes import ActiveScopes, Scope, ScopeKey
+from eden_memory.domain.settings import FactSettings, MemorySettings
 from eden_memory.domain.xml_context import ScopeMemory, render_memory_context
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.stores import BufferStore, FactStore, RevisionStore
@@ -32,6 +32,15 @@ class MemoryContext:
     from_cache: bool
     facts: int
     keys: tuple[ScopeKey, ...]
+
+
+@dataclass(frozen=True)
+class ContextLabels:
+    """What the host's call adds to the memory it shows: the sole user's name, and the
+    agent's memory instructions (empty: not shown)."""
+
+    user_name: str | None = None
+    instructions: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,9 +79,17 @@ class ContextAssembler:
             c.cache_max_entries, ttl
         )
 
-    async def context(self, scopes: ActiveScopes, refresh: bool = False) -> MemoryContext:
-        """The memory context for these scopes, from cache when it is still true."""
-        cache_key = (scopes.agent_id, scopes.session_id, scopes.user_id, scopes.scopes)
+    async def context(
+        self,
+        scopes: ActiveScopes,
+        refresh: bool = False,
+        facts: FactSettings | None = None,
+        labels: ContextLabels = ContextLabels(),
+    ) -> MemoryContext:
+        """The memory context for these scopes, from cache when it is still true; ``facts``:
+        the agent's own FIFO settings (the globals when None)."""
+        facts = facts or self._settings.facts
+        cache_key = (scopes, facts, labels)
         now = self._clock.now()
         entry = None if refresh else self.cache.get(cache_key, now)
         keys = scopes.keys()
@@ -80,28 +97,27 @@ class ContextAssembler:
         revisions = await self._revisions.revisions(keys)
         if entry is not None and entry.serves(now, self.cache.ttl, revisions):
             return entry.cached
-        context, until = await self._build(scopes, now)
+        context, until = await self._build(scopes, now, facts, labels)
         self.cache.put(cache_key, _Entry(context, revisions, until), now)
         return context
 
     async def _build(
-        self, scopes: ActiveScopes, now: datetime
+        self, scopes: ActiveScopes, now: datetime, fifo: FactSettings, labels: ContextLabels
     ) -> tuple[MemoryContext, datetime | None]:
-        keys = scopes.keys()
+        keys = scopes.reflection_keys()
         blobs, buffered, facts = await asyncio.gather(
             self._buffers.get_consolidated(keys),
             self._buffers.unabsorbed(keys),
-            self._fifo(scopes, now),
+            self._fifo(scopes, now, fifo),
         )
-        sections = [_section(key, blobs, buffered) for key in keys]
+        sections = [_section(key, blobs, buffered, labels) for key in keys]
         xml = render_memory_context(sections, facts, now)
         until = min((f.valid_until for f in facts if f.valid_until is not None), default=None)
-        return MemoryContext(xml, now, False, len(facts), keys), until
+        return MemoryContext(xml, now, False, len(facts), scopes.keys()), until
 
-    async def _fifo(self, scopes: ActiveScopes, now: datetime) -> list[Fact]:
+    async def _fifo(self, scopes: ActiveScopes, now: datetime, s: FactSettings) -> list[Fact]:
         """The FIFO; when expired facts took places in the store's page, a longer page (the
         store does not read ``valid_until``, kept in the fact's record)."""
-        s = self._settings.facts
         if not s.fifo_enabled or s.fifo_limit == 0 or scopes.visibility.is_empty:
             return []
         since, limit = fifo_since(now, s), s.fifo_limit
@@ -115,6 +131,15 @@ class ContextAssembler:
 
 
 def _section(
-    key: ScopeKey, blobs: dict[ScopeKey, ConsolidatedMemory], buffered: Sequence[Reflection]
+    key: ScopeKey,
+    blobs: dict[ScopeKey, ConsolidatedMemory],
+    buffered: Sequence[Reflection],
+    labels: ContextLabels,
 ) -> ScopeMemory:
-    return ScopeMemory(key.scope, blobs.get(key), [r for r in buffered if r.key == key])
+    return ScopeMemory(
+        key.scope,
+        blobs.get(key),
+        [r for r in buffered if r.key == key],
+        name=labels.user_name if key.scope is Scope.USER else None,
+        instructions=labels.instructions if key.scope is Scope.AGENT else "",
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from eden_memory.application.background import BackgroundTasks
@@ -53,12 +53,14 @@ class Lifecycle:
         self, conversation: Conversation, messages: Sequence[Message], background: bool = True
     ) -> Recorded:
         """Store a turn's messages; start a formation off the caller's path when one is due."""
-        s = self.settings
+        s = conversation.effective(self.settings)
         if not s.enabled:
             return Recorded(None, False)
         pending = [PendingMessage(m, weighted_tokens([m], s.formation)) for m in messages]
         now = self.clock.now()
-        state = await self.sessions.record_messages(conversation, pending, now)
+        # The user's name is for the context only: no store keeps it.
+        stored = replace(conversation, user_name=None)
+        state = await self.sessions.record_messages(stored, pending, now)
         if not formation_due(state.pending_messages, state.pending_tokens, s.formation):
             return Recorded(state, False, len(pending))
         work = self.form(state.agent_id, state.session_id, Trigger.DUE)
@@ -111,9 +113,14 @@ class Lifecycle:
     async def _consolidate(
         self, conversation: Conversation, force: bool
     ) -> list[ConsolidationOutcome]:
-        scopes = conversation.scopes(self.settings.enabled)
-        role = conversation.reflection_role
-        return await self.consolidator.consolidate_all(scopes.keys(), role, force=force)
+        settings = conversation.effective(self.settings)
+        return await self.consolidator.consolidate_all(
+            conversation.active(settings).reflection_keys(),
+            conversation.reflection_role,
+            force=force,
+            settings=settings.consolidation,
+            instructions=conversation.memory_instructions,
+        )
 
     async def process_cold(
         self, now: datetime | None = None, limit: int = 100
@@ -122,7 +129,9 @@ class Lifecycle:
         at = now or self.clock.now()
         s = self.settings.formation
         found = await self.sessions.cold_sessions(cold_cutoff(at, s), s.min_messages, limit)
-        # The store narrows by index; the domain's rule decides which sessions are cold.
+        # The store narrows by index; the domain's rule decides which sessions are cold (the
+        # sweep is one query over every agent: its cold age and minimum are the globals; the
+        # claim then asks for the agent's own ``min_messages``).
         cold = [st for st in found if is_cold(st.last_activity_at, st.pending_messages, at, s)]
         reports: list[FormationReport] = []
         for state in cold:

@@ -148,7 +148,9 @@ class FactSearch:
         k = check_queries(queries, top_k, self.settings)
         mode = search_mode(mode)
         if not scopes.search_offered:
-            raise InvalidInputError("search_facts is not offered: user and agent memory are off")
+            raise InvalidInputError(
+                "search_facts is not offered: facts are off, or user and agent memory are"
+            )
         seconds: dict[str, float] = {}
         vectors = await self._embed(queries, mode, seconds)
         rule = await self._rule(thresholds)

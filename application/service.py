@@ -9,6 +9,7 @@ end and cold-session processing for a scheduler. Everything done outside a conve
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from eden_memory.application.access import AccessTracker
@@ -18,7 +19,7 @@ from eden_memory.application.background import BackgroundTasks
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.consolidation import Consolidator
-from eden_memory.application.context import ContextAssembler, MemoryContext
+from eden_memory.application.context import ContextAssembler, ContextLabels, MemoryContext
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.formation.pipeline import Formation, Trigger
 from eden_memory.application.lifecycle import Lifecycle, Recorded
@@ -122,24 +123,38 @@ class MemoryService:
         *,
         tier: int = 0,
         preview: bool = False,
+        user_name: str | None = None,
     ) -> Conversation:
         """Describe a conversation: ``agent`` is a config or an id (both memories enabled).
 
         A user at or above the premium tier, or ``preview``, gets the premium reflection
-        model; that is decided here, once, and kept with the session."""
+        model; that is decided here, once, and kept with the session. ``user_name``, the
+        sole user's name, is shown with their memory in the context (and never stored)."""
         config = (
             agent if isinstance(agent, AgentMemoryConfig) else AgentMemoryConfig(AgentId(agent))
         )
+        config.settings.over(self.settings)  # an agent's settings that clash are refused now
         role = reflection_role(tier, preview, self.settings.models)
         return SessionProfile.of(
-            config, session_id, user_ids, premium=role is ModelRole.REFLECTION_PREMIUM
+            config,
+            session_id,
+            user_ids,
+            premium=role is ModelRole.REFLECTION_PREMIUM,
+            user_name=user_name,
         )
 
     # The hot path ------------------------------------------------------------------
 
     async def get_context(self, conversation: Conversation, refresh: bool = False) -> MemoryContext:
         """The ``<MemoryContext>`` XML to put in the prompt (empty when there is nothing)."""
-        return await self._context.context(conversation.scopes(self.settings.enabled), refresh)
+        settings = conversation.effective(self.settings)
+        labels = ContextLabels(
+            conversation.user_name,
+            conversation.memory_instructions if settings.context.show_instructions else "",
+        )
+        return await self._context.context(
+            conversation.active(settings), refresh, settings.facts, labels
+        )
 
     async def search_facts(
         self,
@@ -152,14 +167,22 @@ class MemoryService:
         thresholds: bool = True,
     ) -> SearchResponse:
         """Hybrid search over the facts this conversation may see."""
-        scopes = conversation.scopes(self.settings.enabled)
-        return await self._search.search(
-            scopes, queries, top_k, debug=debug, mode=mode, thresholds=thresholds
+        settings = conversation.effective(self.settings)
+        search = self._search
+        if settings.search != search.settings:  # the agent's own search defaults
+            search = replace(search, settings=settings.search)
+        return await search.search(
+            conversation.active(settings),
+            queries,
+            top_k,
+            debug=debug,
+            mode=mode,
+            thresholds=thresholds,
         )
 
     def search_offered(self, conversation: Conversation) -> bool:
         """Whether to give the agent the ``search_facts`` tool in this conversation."""
-        return conversation.scopes(self.settings.enabled).search_offered
+        return conversation.active(conversation.effective(self.settings)).search_offered
 
     # Lifecycle ---------------------------------------------------------------------
 

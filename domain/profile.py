@@ -7,17 +7,21 @@ cold session from the store alone), and each request's scopes are resolved from 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id, check_id_list
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.scopes import ActiveScopes, AgentMemoryConfig, Scope
+from eden_memory.domain.settings import MemorySettings
+from eden_memory.domain.text import check_encodable
 
 
 @dataclass(frozen=True)
 class SessionProfile:
-    """An agent (with its memory toggles and instructions), a session and its distinct
-    users, and whether its reflections get the premium model (decided once, when built)."""
+    """An agent (with its memory toggles, instructions and own settings), a session and its
+    distinct users, and whether its reflections get the premium model (decided once, when
+    built)."""
 
     agent_id: AgentId
     session_id: SessionId
@@ -26,10 +30,17 @@ class SessionProfile:
     agent_memory_enabled: bool = True
     memory_instructions: str = ""
     premium: bool = False
+    settings: AgentSettings = field(default_factory=AgentSettings)
+    # The sole user's name, shown with their memory in the context; never stored (the host
+    # passes it with each call: no store keeps a person's name it does not need).
+    user_name: str | None = None
 
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
         check_id(self.session_id, "session_id")
+        if self.user_name is not None:
+            check_encodable(self.user_name, "user_name")
+            object.__setattr__(self, "user_name", " ".join(self.user_name.split()) or None)
         users = check_id_list(self.user_ids, "user_ids", "user_id")
         object.__setattr__(self, "user_ids", tuple(UserId(u) for u in dict.fromkeys(users)))
 
@@ -41,6 +52,7 @@ class SessionProfile:
         user_ids: object = (),
         *,
         premium: bool = False,
+        user_name: str | None = None,
     ) -> SessionProfile:
         """A session of ``agent`` (its toggles and instructions) with ``user_ids``."""
         users = check_id_list(user_ids, "user_ids", "user_id")
@@ -52,6 +64,8 @@ class SessionProfile:
             agent_memory_enabled=agent.agent_memory_enabled,
             memory_instructions=agent.memory_instructions,
             premium=premium,
+            settings=agent.settings,
+            user_name=user_name,
         )
 
     @property
@@ -75,6 +89,20 @@ class SessionProfile:
                 scopes.add(Scope.USER)
                 user_id = self.sole_user
         return ActiveScopes(self.agent_id, self.session_id, user_id, frozenset(scopes))
+
+    def effective(self, settings: MemorySettings) -> MemorySettings:
+        """The agent's settings over the host's ``settings``: what every step of one
+        operation on this session reads."""
+        return self.settings.over(settings)
+
+    def active(self, settings: MemorySettings) -> ActiveScopes:
+        """The scopes under effective ``settings``, with each subsystem's switch."""
+        scopes = self.scopes(settings.enabled)
+        return replace(
+            scopes,
+            facts_enabled=settings.facts.enabled,
+            reflections_enabled=settings.reflections.enabled,
+        )
 
     @property
     def reflection_role(self) -> ModelRole:

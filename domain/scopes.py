@@ -6,9 +6,10 @@ none re-implements them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, SessionId, UserId, check_id
 from eden_memory.domain.text import check_encodable
@@ -90,16 +91,23 @@ def _needs(name: str, expected: bool) -> str:
 
 @dataclass(frozen=True)
 class AgentMemoryConfig:
-    """What an agent has switched on, and what it should pay attention to."""
+    """What an agent has switched on, what it should pay attention to, and the numbers it
+    sets for itself (``settings``: thresholds, limits, switches over the host's globals)."""
 
     agent_id: str
     user_memory_enabled: bool = True
     agent_memory_enabled: bool = True
     memory_instructions: str = ""
+    settings: AgentSettings = field(default_factory=AgentSettings)
 
     def __post_init__(self) -> None:
         check_id(self.agent_id, "agent_id")
         check_encodable(self.memory_instructions, "memory_instructions")
+        if not isinstance(self.settings, AgentSettings):
+            raise InvalidInputError(
+                "settings must be an AgentSettings (AgentSettings.of({...}) takes a mapping), "
+                f"got {type(self.settings).__name__}"
+            )
 
 
 @dataclass(frozen=True)
@@ -110,10 +118,14 @@ class ActiveScopes:
     session_id: SessionId
     user_id: UserId | None
     scopes: frozenset[Scope]
+    # The two subsystems, each switchable on its own (seeds 000/001 §1.1, §8.1).
+    facts_enabled: bool = True
+    reflections_enabled: bool = True
 
     @property
     def fact_scopes(self) -> frozenset[Scope]:
-        return self.scopes & FACT_SCOPES
+        """The scopes whose facts are formed, shown and searched: none with facts off."""
+        return self.scopes & FACT_SCOPES if self.facts_enabled else frozenset()
 
     @property
     def search_offered(self) -> bool:
@@ -133,6 +145,11 @@ class ActiveScopes:
     def keys(self) -> tuple[ScopeKey, ...]:
         """Active keys, broadest first (the order of extraction and of the context)."""
         return tuple(self.key(scope) for scope in HIERARCHY if scope in self.scopes)
+
+    def reflection_keys(self) -> tuple[ScopeKey, ...]:
+        """The keys whose reflections are formed, consolidated and shown: none with
+        reflections off."""
+        return self.keys() if self.reflections_enabled else ()
 
     @property
     def visibility(self) -> FactVisibility:

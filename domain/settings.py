@@ -6,14 +6,16 @@ root (``eden_memory.config``) fills them from ``EDEN_MEMORY_*`` variables or arg
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import TYPE_CHECKING, Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
 from eden_memory.domain.relevance import ABSTAIN_BELOW
-from eden_memory.domain.scopes import Scope
+
+if TYPE_CHECKING:  # scopes imports the agent settings, which build on these
+    from eden_memory.domain.scopes import Scope
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Positive = Annotated[int, Field(gt=0)]
@@ -36,6 +38,8 @@ class ScopeNumbers(_Settings):
 
 
 class FactSettings(_Settings):
+    # The facts subsystem (the seeds' RAG_ENABLED): off, no fact is extracted, shown or searched.
+    enabled: bool = True
     fifo_enabled: bool = True
     fifo_limit: Annotated[int, Field(ge=0)] = 40
     fifo_max_age_hours: Annotated[float, Field(gt=0)] = 168.0
@@ -97,6 +101,9 @@ class ConsolidationSettings(_Settings):
 
 
 class ReflectionSettings(_Settings):
+    # The reflections subsystem (the seeds' ALWAYS_IN_CONTEXT_ENABLED): off, no reflection is
+    # formed, consolidated or shown.
+    enabled: bool = True
     max_words: Positive = 35
 
 
@@ -153,6 +160,8 @@ class ContextSettings(_Settings):
     # 6 kB each for a typical memory (benchmarks/context_cache.py), ~20 kB with every blob at
     # its word limit: 6-20 MB at the default bound.
     cache_max_entries: Annotated[int, Field(ge=0)] = 1024
+    # The agent's memory instructions in its <AgentMemory> section (seed 004's context did).
+    show_instructions: bool = True
 
 
 class ModelSettings(_Settings):

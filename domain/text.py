@@ -23,6 +23,11 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
+def xml_safe(text: str) -> str:
+    """``text`` without what XML cannot carry: for host text shown as is (instructions)."""
+    return _NOT_XML.sub("", text)
+
+
 def check_xml_safe(text: str) -> None:
     """Refuse characters that no XML document can carry, so a memory always renders."""
     bad = _NOT_XML.search(text)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the real types for type checkers; loaded lazily at run time
     from eden_memory.application.service import MemoryService
     from eden_memory.config import EdenMemoryConfig
     from eden_memory.factory import open_memory
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope, ScopeKey
 from eden_memory.domain.settings import MemorySettings
@@ -60,6 +61,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [  # noqa: RUF022 - grouped: values, services, errors
     "AgentMemoryConfig",
+    "AgentSettings",
     "Conversation",
     "EdenMemoryConfig",
     "Fact",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
@@ -70,8 +70,10 @@ class Formation:
         if claim is None:
             return None
         try:
+            # The agent's own settings over the host's, resolved once for the whole formation.
+            own = replace(self, settings=claim.session.profile.effective(self.settings))
             with self.meter.scope() as spent:
-                report = await self._form(claim, trigger)
+                report = await own._form(claim, trigger)
             report.usage = Usage.of(spent.snapshot())
             return report
         except BaseException:
@@ -81,10 +83,10 @@ class Formation:
     async def _claim(
         self, agent_id: AgentId, session_id: SessionId, trigger: Trigger
     ) -> Claim | None:
-        s = self.settings.formation
         state = await self.stores.sessions.get_session(agent_id, session_id)
         if state is None:
             return None
+        s = state.profile.effective(self.settings).formation
         if trigger is Trigger.DUE and not formation_due(
             state.pending_messages, state.pending_tokens, s
         ):
@@ -115,7 +117,7 @@ class Formation:
         report = FormationReport(state.agent_id, state.session_id, trigger.value)
         report.messages = len(claim.messages)
         profile = state.profile
-        scopes = profile.scopes(self.settings.enabled)
+        scopes = profile.active(self.settings)
         role = profile.reflection_role
         writer = FactWriter(
             self.stores.facts,
@@ -142,7 +144,11 @@ class Formation:
             await self.stores.sessions.complete_claim(claim, reflections, self.clock.now())
         async with timed(report.stage_seconds, "consolidation"):
             report.consolidations = await self.consolidator.consolidate_all(
-                scopes.keys(), role, force=trigger is Trigger.END
+                scopes.reflection_keys(),
+                role,
+                force=trigger is Trigger.END,
+                settings=self.settings.consolidation,
+                instructions=profile.memory_instructions,
             )
         report.stage_seconds["total"] = time.perf_counter() - started
         return report
@@ -186,9 +192,9 @@ class Formation:
         formed: list[str],
         report: FormationReport,
     ) -> list[Reflection]:
-        if not scopes.scopes:
+        keys = scopes.reflection_keys()
+        if not keys:
             return []
-        keys = scopes.keys()
         caps = FormationCaps.for_texts((m.text for m in claim.messages), self.settings.caps)
         async with timed(report.stage_seconds, "reflection_extraction"):
             blobs = await self.stores.buffers.get_consolidated(keys)

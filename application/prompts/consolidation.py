@@ -4,7 +4,8 @@ A small model (issue 15) answered every consolidation with the prompt's own scaf
 ``<current_memory>`` tags, the "(empty: start the structure)" placeholder, the line that
 said what the section was for. So the prompt has no tags and no placeholder (an empty
 section is simply not shown), says what the section is for in the system text only, and
-shows one short worked example with invented content of the answer's shape.
+shows one short worked example with invented content of the answer's shape. The agent's
+own section also gets the agent's memory instructions, as the rest of its formation does.
 """
 
 from __future__ import annotations
@@ -51,12 +52,23 @@ PURPOSE = {
 
 
 def consolidation_prompt(
-    current: ConsolidatedMemory, reflections: Sequence[Reflection]
+    current: ConsolidatedMemory, reflections: Sequence[Reflection], instructions: str = ""
 ) -> tuple[str, str]:
+    """The system text and the prompt; ``instructions``, the agent's memory instructions,
+    shape the agent's own section (seed 004: its consolidation used them as context)."""
     notes = "\n".join(f"- {escape(r.content)}" for r in reflections)
     if current.content:
         start = f"Current text:\n{escape(current.content)}\n\nNew notes, oldest first:\n"
     else:
         start = "The section has no text yet. Write it from these notes, oldest first:\n"
+    asked = instructions_for(current.scope, instructions)
+    if asked:
+        start = f"What the agent's owner wants this memory to keep:\n{escape(asked)}\n\n{start}"
     prompt = f'{start}{notes}\n\nAnswer as JSON: {{"content": "the new text of the section"}}'
     return SYSTEM.format(purpose=PURPOSE[current.scope], word_limit=current.word_limit), prompt
+
+
+def instructions_for(scope: Scope, instructions: str) -> str:
+    """The instructions a scope's consolidation follows: the agent's section only. A user's
+    or a session's memory is about that person or conversation, whatever the agent keeps."""
+    return instructions.strip() if scope is Scope.AGENT else ""

@@ -83,8 +83,8 @@ class LookupModel:
 
     def _consolidate(self, prompt: str) -> dict[str, Any]:
         head, _, rest = prompt.partition("oldest first:\n")
-        current = head.removeprefix("Current text:\n").removesuffix("\n\nNew notes, ")
-        current = current if head.startswith("Current text:") else ""
+        _, found, current = head.partition("Current text:\n")  # after any instructions
+        current = current.removesuffix("\n\nNew notes, ") if found else ""
         kept = [line for line in current.split("\n") if line.strip()]
         notes = [line for line in rest.split("\n\n")[0].split("\n") if line]
         stale = {f"- {self.replaces[n[2:]]}" for n in notes if n[2:] in self.replaces}

@@ -213,3 +213,20 @@ def test_dedup_asks_one_decision_for_each_listed_fact() -> None:
     assert "Ana lives in &lt;Porto&gt;" in prompt
     assert "one decision for each of the new facts 0." in prompt
     assert "New fact 1" not in prompt
+
+
+def test_the_agents_consolidation_follows_its_memory_instructions() -> None:
+    key = ScopeKey.agent("nova")
+    notes = [Reflection.in_scope(key, id="r", content="Budget 5k", formed_at=AT, created_at=AT)]
+    _, prompt = consolidation_prompt(ConsolidatedMemory.empty(key, 900), notes, " Keep <budgets> ")
+    assert prompt.startswith(
+        "What the agent's owner wants this memory to keep:\nKeep &lt;budgets&gt;"
+    )
+    assert "The section has no text yet." in prompt
+
+
+def test_a_users_or_sessions_consolidation_does_not_get_the_agents_instructions() -> None:
+    for key in (ScopeKey.user("nova", "alice"), ScopeKey.session("nova", "s1")):
+        notes = [Reflection.in_scope(key, id="r", content="x y", formed_at=AT, created_at=AT)]
+        _, prompt = consolidation_prompt(ConsolidatedMemory.empty(key, 200), notes, "Keep budgets")
+        assert "Keep budgets" not in prompt

@@ -52,6 +52,11 @@ def profile_update(ids: IdCodec, profile: SessionProfile, now: datetime) -> Docu
         memory_instructions=profile.memory_instructions,
         premium=profile.premium,
     )
+    # The agent's own settings, only the fields it sets; none, no field (as before they were).
+    if profile.settings.changes:
+        update["$set"]["settings"] = profile.settings.changes
+    else:
+        update["$unset"] = {"settings": ""}
     # agent_id and session_id come from the filter's equality (``session_filter``).
     update["$setOnInsert"] = {
         "claim_id": None,

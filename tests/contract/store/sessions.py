@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.ids import SessionId
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import SessionStore
@@ -62,6 +64,22 @@ class SessionContract(StoreFixtures):
             "Remember birthdays.",
             True,
         )
+
+    async def test_the_agents_own_settings_are_kept_with_the_profile(
+        self, sessions: SessionStore
+    ) -> None:
+        own = AgentSettings.of(
+            {"consolidation": {"thresholds": {"agent": 16}}, "facts": {"enabled": False}}
+        )
+        await sessions.record_messages(replace(profile(), settings=own), messages(1, 1), T0)
+        state = await sessions.get_session(A, S1)
+        assert state is not None
+        assert state.profile.settings == own
+        # A later turn with none set clears them: the profile is the host's latest word.
+        await sessions.record_messages(profile(), messages(2, 2), T0)
+        state = await sessions.get_session(A, S1)
+        assert state is not None
+        assert state.profile.settings == AgentSettings()
 
     async def test_removing_a_user_takes_them_out_of_every_profile_of_the_agent(
         self, sessions: SessionStore

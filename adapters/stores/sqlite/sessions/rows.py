@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from eden_memory.adapters.stores.sqlite.codec import from_us, to_us
 from eden_memory.adapters.stores.sqlite.decoding import decoding
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.models import SessionState
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
@@ -30,6 +31,7 @@ _PROFILE_TYPES: dict[str, type | tuple[type, ...]] = {
     "agent_memory_enabled": bool,
     "memory_instructions": str,
     "premium": bool,
+    "settings": dict,  # the agent's own settings, only the fields it sets (absent: none)
 }
 
 
@@ -58,6 +60,8 @@ def _profile_fields(doc: str) -> dict[str, Any]:
         expected = _PROFILE_TYPES.get(name)
         if expected is None or not isinstance(value, expected):
             raise TypeError(f"the profile's {name!r} is not a {_PROFILE_TYPES.get(name, 'field')}")
+    if "settings" in fields:
+        fields["settings"] = AgentSettings.model_validate(fields["settings"])
     return fields
 
 
@@ -80,7 +84,15 @@ def recount_pending(conn: sqlite3.Connection, agent_id: str, session_id: str) ->
 
 def profile_doc(profile: SessionProfile, **changed: object) -> str:
     """The profile's JSON column: every field but the key, which has columns of its own."""
-    fields = {k: v for k, v in asdict(profile).items() if k not in ("agent_id", "session_id")}
+    fields: dict[str, object] = {
+        f.name: getattr(profile, f.name)
+        for f in dataclass_fields(profile)
+        if f.name not in ("agent_id", "session_id", "settings", "user_name")
+    }
+    fields["user_ids"] = list(profile.user_ids)
+    # Only when set: a profile without its own settings reads as the previous release wrote it.
+    if profile.settings.changes:
+        fields["settings"] = profile.settings.changes
     return json.dumps(fields | changed)
 
 

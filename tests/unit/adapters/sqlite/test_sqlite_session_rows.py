@@ -7,12 +7,16 @@ no stored file needs a migration.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.sessions.rows import state_from_row
+from eden_memory.adapters.stores.sqlite.sessions.rows import profile_doc, state_from_row
+from eden_memory.domain.errors import StoreCorruptedError
 from tests.unit.adapters.stored_sessions import PROFILE, T, record_claim_and_end
 
 MAIN_ROW = (
@@ -49,3 +53,16 @@ async def test_recording_writes_the_row_as_before(tmp_path: Path) -> None:
         await record_claim_and_end(stores)
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT * FROM sessions").fetchall() == [MAIN_ROW]
+
+
+def test_an_agents_own_settings_are_one_more_key_of_the_profile_json() -> None:
+    doc = '{"user_ids": [], "settings": {"consolidation": {"thresholds": {"agent": 16}}}}'
+    state = state_from_row(("agent-a", "session-1", doc, *MAIN_ROW[3:10]))
+    assert state.profile.settings.changes == {"consolidation": {"thresholds": {"agent": 16}}}
+    assert json.loads(profile_doc(state.profile))["settings"] == state.profile.settings.changes
+
+
+def test_damaged_agent_settings_are_a_damaged_row_not_a_default() -> None:
+    doc = '{"user_ids": [], "settings": {"facts": {"fifo_limit": -1}}}'
+    with pytest.raises(StoreCorruptedError, match="sessions"):
+        state_from_row(("agent-a", "session-1", doc, *MAIN_ROW[3:10]))
