@@ -4,16 +4,21 @@ A cached context is served for ``cache_ttl_seconds`` unless the memory it was bu
 changed: every change, made in this process or another, moves the store's revision counter
 of the keys it touched, and each prompt reads those counters (one small read) before serving
 from the cache. Nothing is invalidated by hand (``tests/application/test_context_freshness``).
-The cache holds at most ``cache_max_entries`` contexts and none past its TTL (see
-``bounded_cache``), so serving many sessions for hours keeps memory flat.
+
+Two levels, one rule. The process's own cache (``bounded_cache``: at most
+``cache_max_entries`` contexts, none past its TTL) is asked first; then the copy kept with
+the session in the store (``ContextStore``, when ``cache_shared``), so a context one worker
+built is served by the others. Either is served only when it is younger than the TTL, shows
+no expired fact and was built from the revisions the store holds now.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from eden_memory.application.bounded_cache import BoundedCache
 from eden_memory.domain.fifo import fifo_since, select_fifo
@@ -22,7 +27,8 @@ from eden_memory.domain.scopes import ActiveScopes, ScopeKey
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.xml_context import ScopeMemory, render_memory_context
 from eden_memory.ports.clock import Clock
-from eden_memory.ports.stores import BufferStore, FactStore, RevisionStore
+from eden_memory.ports.stores import BufferStore, ContextStore, FactStore, RevisionStore
+from eden_memory.ports.stores.contexts import StoredContext
 
 
 @dataclass(frozen=True)
@@ -32,22 +38,21 @@ class MemoryContext:
     from_cache: bool
     facts: int
     keys: tuple[ScopeKey, ...]
+    # Which level served it: "process", "store", or "" when it was built for this call.
+    cached_in: str = ""
 
 
-@dataclass(frozen=True)
-class _Entry:
-    context: MemoryContext
-    revisions: dict[ScopeKey, int]
-    until: datetime | None  # when a fact it shows expires: no longer true from then on
+def serves(
+    stored: StoredContext, now: datetime, ttl: timedelta, revisions: tuple[int, ...]
+) -> bool:
+    """The freshness rule of both levels: within the TTL, no shown fact expired, and built
+    from the revisions the store holds now."""
+    fresh = now - stored.built_at < ttl and (stored.until is None or now < stored.until)
+    return fresh and revisions == stored.revisions
 
-    def serves(self, now: datetime, ttl: timedelta, revisions: dict[ScopeKey, int]) -> bool:
-        fresh = now - self.context.built_at < ttl and (self.until is None or now < self.until)
-        return fresh and revisions == self.revisions
 
-    @property
-    def cached(self) -> MemoryContext:
-        c = self.context
-        return MemoryContext(c.xml, c.built_at, True, c.facts, c.keys)
+def _served(stored: StoredContext, keys: tuple[ScopeKey, ...], level: str) -> MemoryContext:
+    return MemoryContext(stored.xml, stored.built_at, True, stored.facts, keys, level)
 
 
 class ContextAssembler:
@@ -56,37 +61,58 @@ class ContextAssembler:
         facts: FactStore,
         buffers: BufferStore,
         revisions: RevisionStore,
+        contexts: ContextStore,
         clock: Clock,
         settings: MemorySettings,
+        spawn: Callable[[Coroutine[Any, Any, None]], object] | None = None,
     ) -> None:
         self._facts = facts
         self._buffers = buffers
         self._revisions = revisions
+        self._contexts = contexts
         self._clock = clock
         self._settings = settings
+        # Saving a built context for the other workers is off the caller's path when the
+        # service gives a way (its background tasks, drained on close).
+        self._spawn = spawn
         c = settings.context
         ttl = timedelta(seconds=c.cache_ttl_seconds)
-        self.cache: BoundedCache[tuple[object, ...], _Entry] = BoundedCache(
+        self.cache: BoundedCache[tuple[object, ...], StoredContext] = BoundedCache(
             c.cache_max_entries, ttl
         )
+        # A TTL or a size of 0 turns caching off, both levels (as before there were two).
+        self._shared = c.cache_shared and ttl > timedelta(0) and c.cache_max_entries > 0
 
     async def context(self, scopes: ActiveScopes, refresh: bool = False) -> MemoryContext:
-        """The memory context for these scopes, from cache when it is still true."""
+        """The memory context for these scopes, from a cache level when it is still true."""
         cache_key = (scopes.agent_id, scopes.session_id, scopes.user_id, scopes.scopes)
         now = self._clock.now()
-        entry = None if refresh else self.cache.get(cache_key, now)
+        ttl = self.cache.ttl
         keys = scopes.keys()
+        entry = None if refresh else self.cache.get(cache_key, now)
         # Read before building, so a change that lands meanwhile is seen by the next call.
-        revisions = await self._revisions.revisions(keys)
-        if entry is not None and entry.serves(now, self.cache.ttl, revisions):
-            return entry.cached
-        context, until = await self._build(scopes, now)
-        self.cache.put(cache_key, _Entry(context, revisions, until), now)
-        return context
+        counters = await self._revisions.revisions(keys)
+        revisions = tuple(counters[k] for k in keys)
+        if entry is not None and serves(entry, now, ttl, revisions):
+            return _served(entry, keys, "process")
+        if self._shared and not refresh:
+            stored = await self._contexts.load_context(scopes)
+            if stored is not None and serves(stored, now, ttl, revisions):
+                self.cache.put(cache_key, stored, now)
+                return _served(stored, keys, "store")
+        built = await self._build(scopes, now, revisions)
+        self.cache.put(cache_key, built, now)
+        if self._shared:
+            saving = self._contexts.save_context(scopes, built, now - ttl)
+            if self._spawn is None:
+                await saving
+            else:
+                self._spawn(saving)
+        return MemoryContext(built.xml, now, False, built.facts, keys)
 
     async def _build(
-        self, scopes: ActiveScopes, now: datetime
-    ) -> tuple[MemoryContext, datetime | None]:
+        self, scopes: ActiveScopes, now: datetime, revisions: tuple[int, ...]
+    ) -> StoredContext:
         keys = scopes.keys()
         blobs, buffered, facts = await asyncio.gather(
             self._buffers.get_consolidated(keys),
@@ -96,7 +122,7 @@ class ContextAssembler:
         sections = [_section(key, blobs, buffered) for key in keys]
         xml = render_memory_context(sections, facts, now)
         until = min((f.valid_until for f in facts if f.valid_until is not None), default=None)
-        return MemoryContext(xml, now, False, len(facts), keys), until
+        return StoredContext(xml, now, len(facts), revisions, until)
 
     async def _fifo(self, scopes: ActiveScopes, now: datetime) -> list[Fact]:
         """The FIFO; when expired facts took places in the store's page, a longer page (the

@@ -66,8 +66,15 @@ class MemoryService:
             if isinstance(llm, Mapping)
             else ModelRouter.single(MeteredLLM(llm, used), self.settings.models)
         )
+        self._background = BackgroundTasks()
         self._context = ContextAssembler(
-            stores.facts, stores.buffers, stores.revisions, clock, self.settings
+            stores.facts,
+            stores.buffers,
+            stores.revisions,
+            stores.contexts,
+            clock,
+            self.settings,
+            spawn=lambda saving: self._background.spawn(saving, name="keep-context"),
         )
         calibrations = Calibrations(embedder)
         # One consolidator, for formations and for the session's own consolidations.
@@ -75,7 +82,6 @@ class MemoryService:
         formation = Formation(
             stores, embedder, models, clock, self.settings, calibrations, consolidator, used
         )
-        self._background = BackgroundTasks()
         self._access = AccessTracker(stores.facts)
         self._search = FactSearch(
             stores.facts,

@@ -153,6 +153,9 @@ class ContextSettings(_Settings):
     # 6 kB each for a typical memory (benchmarks/context_cache.py), ~20 kB with every blob at
     # its word limit: 6-20 MB at the default bound.
     cache_max_entries: Annotated[int, Field(ge=0)] = 1024
+    # Contexts kept with their sessions in the store as well, so every worker serves what
+    # one built (the same freshness rules; benchmarks/shared_context.py). Off: per process.
+    cache_shared: bool = True
 
 
 class ModelSettings(_Settings):
