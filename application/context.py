@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from eden_memory.application.bounded_cache import BoundedCache
+from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.fifo import fifo_since, select_fifo
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import ActiveScopes, ScopeKey
@@ -29,6 +30,7 @@ from eden_memory.domain.xml_context import ScopeMemory, render_memory_context
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.stores import BufferStore, ContextStore, FactStore, RevisionStore
 from eden_memory.ports.stores.contexts import StoredContext
+from eden_memory.ports.telemetry import Telemetry
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class ContextAssembler:
         clock: Clock,
         settings: MemorySettings,
         spawn: Callable[[Coroutine[Any, Any, None]], object] | None = None,
+        telemetry: Telemetry = NO_TELEMETRY,
     ) -> None:
         self._facts = facts
         self._buffers = buffers
@@ -75,6 +78,7 @@ class ContextAssembler:
         # Saving a built context for the other workers is off the caller's path when the
         # service gives a way (its background tasks, drained on close).
         self._spawn = spawn
+        self._telemetry = telemetry
         c = settings.context
         ttl = timedelta(seconds=c.cache_ttl_seconds)
         self.cache: BoundedCache[tuple[object, ...], StoredContext] = BoundedCache(
@@ -85,6 +89,14 @@ class ContextAssembler:
 
     async def context(self, scopes: ActiveScopes, refresh: bool = False) -> MemoryContext:
         """The memory context for these scopes, from a cache level when it is still true."""
+        with self._telemetry.operation("eden_memory.context", {}) as span:
+            context = await self._context(scopes, refresh)
+            span.set("eden_memory.context.cached_in", context.cached_in or "built")
+            span.set("eden_memory.context.facts", context.facts)
+            span.set("eden_memory.context.chars", len(context.xml))
+            return context
+
+    async def _context(self, scopes: ActiveScopes, refresh: bool) -> MemoryContext:
         cache_key = (scopes.agent_id, scopes.session_id, scopes.user_id, scopes.scopes)
         now = self._clock.now()
         ttl = self.cache.ttl
