@@ -22,8 +22,8 @@ from eden_memory.adapters.stores.mongo.codec import (
 )
 from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.documents import key_id
 from eden_memory.adapters.stores.mongo.reading import decoded
-from eden_memory.adapters.stores.mongo.revisions import MongoRevisions
 from eden_memory.domain.ids import AgentId
 from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.ports.stores.contexts import StoredContext, context_variant
@@ -53,9 +53,7 @@ class MongoContexts:
         agent = self.ctx.ids.owner(scopes.agent_id, "agent_id")
         stale = {"agent_id": agent, "built_at": {"$lt": bson_time(stale_before)}}
         await self.ctx.contexts.delete_many(stale)
-        keys = scopes.keys()
-        now = await MongoRevisions(self.ctx).revisions(keys)
-        if tuple(now[k] for k in keys) != context.revisions:
+        if await self._revisions(scopes) != context.revisions:
             return  # built from memory that has changed since: never to be served
         fields = encode_document(
             {
@@ -68,6 +66,14 @@ class MongoContexts:
         )
         fields.setdefault(MICROS, {})  # replaces the microseconds of the one it replaces
         await self.ctx.contexts.update_one(self._filter(scopes), {"$set": fields}, upsert=True)
+
+    async def _revisions(self, scopes: ActiveScopes) -> tuple[int, ...]:
+        """The counters of the scopes' keys now (0 for a key never changed)."""
+        keys = scopes.keys()
+        by_id = {key_id(k, self.ctx.ids): k for k in keys}
+        found = await self.ctx.revisions.find({"_id": {"$in": list(by_id)}})
+        counters = {by_id[d["_id"]]: self.ctx.read.revision(d) for d in found}
+        return tuple(counters.get(k, 0) for k in keys)
 
     async def drop_contexts(self, agent_id: AgentId) -> int:
         agent = self.ctx.ids.owner(agent_id, "agent_id")
