@@ -46,7 +46,8 @@ class ContextStore(Protocol):
         """Keep ``context`` for these scopes, replacing the one held, unless the revisions of
         their keys moved since it was read (it could never be served, and after an erasure
         it would keep removed text). The agent's contexts built before ``stale_before``
-        (past any TTL) are dropped, so the store keeps only what is hot."""
+        (past any TTL) are dropped, so the store keeps only what is hot (the in-memory
+        store drops them in the order they were saved)."""
         ...
 
     async def drop_contexts(self, agent_id: AgentId) -> int:

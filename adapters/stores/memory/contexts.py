@@ -12,34 +12,37 @@ from eden_memory.ports.stores.contexts import StoredContext, context_variant
 
 class InMemoryContexts(StateHolder):
     """The ``ContextStore`` of the in-memory store (one process: the first level already
-    shares everything; this keeps the fake honest)."""
+    shares everything; this keeps the fake honest).
+
+    Each agent's contexts are held in the order they were saved, which is the order they
+    were built but for builds that overlapped; stale ones are dropped from the front, so a
+    save costs O(1) however many sessions are held (such an overlapped one leaves a little
+    late: its reader still judges its age)."""
 
     async def load_context(self, scopes: ActiveScopes) -> StoredContext | None:
         await self._turn()
-        return self._state.contexts.get(_key(scopes))
+        held = self._state.contexts.get(scopes.agent_id, {})
+        return held.get(_key(scopes))
 
     async def save_context(
         self, scopes: ActiveScopes, context: StoredContext, stale_before: datetime
     ) -> None:
         await self._turn()
-        held = self._state.contexts
-        stale = [
-            k for k, c in held.items() if k[0] == scopes.agent_id and c.built_at < stale_before
-        ]
-        for key in stale:
-            del held[key]
+        held = self._state.contexts.setdefault(scopes.agent_id, {})
+        while held:
+            oldest = next(iter(held))
+            if held[oldest].built_at >= stale_before:
+                break
+            del held[oldest]
         keys = scopes.keys()
         if tuple(self._state.revisions[k] for k in keys) == context.revisions:
+            held.pop(_key(scopes), None)  # to the back: the newest saved
             held[_key(scopes)] = context
 
     async def drop_contexts(self, agent_id: AgentId) -> int:
         await self._turn()
-        held = self._state.contexts
-        gone = [k for k in held if k[0] == agent_id]
-        for key in gone:
-            del held[key]
-        return len(gone)
+        return len(self._state.contexts.pop(agent_id, {}))
 
 
-def _key(scopes: ActiveScopes) -> tuple[AgentId, SessionId, str]:
-    return (scopes.agent_id, scopes.session_id, context_variant(scopes))
+def _key(scopes: ActiveScopes) -> tuple[SessionId, str]:
+    return (scopes.session_id, context_variant(scopes))

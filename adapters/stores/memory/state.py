@@ -79,8 +79,11 @@ class MemoryState:
     consolidated: dict[ScopeKey, ConsolidatedMemory] = field(default_factory=dict)
     sessions: dict[tuple[AgentId, SessionId], StoredSession] = field(default_factory=dict)
     revisions: Counter[ScopeKey] = field(default_factory=Counter)
-    # (agent, session, variant): the contexts kept with their sessions.
-    contexts: dict[tuple[AgentId, SessionId, str], StoredContext] = field(default_factory=dict)
+    # The contexts kept with their sessions: by agent, then (session, variant), oldest saved
+    # first.
+    contexts: dict[AgentId, dict[tuple[SessionId, str], StoredContext]] = field(
+        default_factory=dict
+    )
     sequence: itertools.count[int] = field(default_factory=itertools.count)
 
     def current_space(self) -> EmbeddingSpace | None:
