@@ -16,6 +16,7 @@ from eden_memory.domain.model_choice import ModelRole, model_for
 from eden_memory.domain.settings import ModelSettings
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM, LLMRequest, T
+from eden_memory.ports.telemetry import Telemetry
 
 
 @dataclass(frozen=True)
@@ -77,3 +78,12 @@ async def timed(stages: dict[str, float], name: str) -> AsyncIterator[None]:
         yield
     finally:
         stages[name] = stages.get(name, 0.0) + time.perf_counter() - start
+
+
+@asynccontextmanager
+async def stage(telemetry: Telemetry, stages: dict[str, float], name: str) -> AsyncIterator[None]:
+    """A formation stage: timed into its report, and reported as ``eden_memory.formation.<name>``
+    (its model calls nest under it)."""
+    with telemetry.operation(f"eden_memory.formation.{name}", {}):
+        async with timed(stages, name):
+            yield

@@ -4,25 +4,34 @@ A cached context is served for ``cache_ttl_seconds`` unless the memory it was bu
 changed: every change, made in this process or another, moves the store's revision counter
 of the keys it touched, and each prompt reads those counters (one small read) before serving
 from the cache. Nothing is invalidated by hand (``tests/application/test_context_freshness``).
-The cache holds at most ``cache_max_entries`` contexts and none past its TTL (see
-``bounded_cache``), so serving many sessions for hours keeps memory flat.
+
+Two levels, one rule. The process's own cache (``bounded_cache``: at most
+``cache_max_entries`` contexts, none past its TTL) is asked first; then the copy kept with
+the session in the store (``ContextStore``, when ``cache_shared``), so a context one worker
+built is served by the others. Either is served only when it is younger than the TTL, shows
+no expired fact and was built from the revisions the store holds now.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from eden_memory.application.bounded_cache import BoundedCache
+from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.fifo import fifo_since, select_fifo
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import ActiveScopes, Scope, ScopeKey
 from eden_memory.domain.settings import FactSettings, MemorySettings
 from eden_memory.domain.xml_context import ScopeMemory, render_memory_context
 from eden_memory.ports.clock import Clock
-from eden_memory.ports.stores import BufferStore, FactStore, RevisionStore
+from eden_memory.ports.stores import BufferStore, ContextStore, FactStore, RevisionStore
+from eden_memory.ports.stores.contexts import StoredContext
+from eden_memory.ports.telemetry import Telemetry
 
 
 @dataclass(frozen=True)
@@ -32,6 +41,8 @@ class MemoryContext:
     from_cache: bool
     facts: int
     keys: tuple[ScopeKey, ...]
+    # Which level served it: "process", "store", or "" when it was built for this call.
+    cached_in: str = ""
 
 
 @dataclass(frozen=True)
@@ -43,20 +54,25 @@ class ContextLabels:
     instructions: str = ""
 
 
-@dataclass(frozen=True)
-class _Entry:
-    context: MemoryContext
-    revisions: dict[ScopeKey, int]
-    until: datetime | None  # when a fact it shows expires: no longer true from then on
+def serves(
+    stored: StoredContext, now: datetime, ttl: timedelta, revisions: tuple[int, ...]
+) -> bool:
+    """The freshness rule of both levels: within the TTL, no shown fact expired, and built
+    from the revisions the store holds now."""
+    fresh = now - stored.built_at < ttl and (stored.until is None or now < stored.until)
+    return fresh and revisions == stored.revisions
 
-    def serves(self, now: datetime, ttl: timedelta, revisions: dict[ScopeKey, int]) -> bool:
-        fresh = now - self.context.built_at < ttl and (self.until is None or now < self.until)
-        return fresh and revisions == self.revisions
 
-    @property
-    def cached(self) -> MemoryContext:
-        c = self.context
-        return MemoryContext(c.xml, c.built_at, True, c.facts, c.keys)
+def recipe(scopes: ActiveScopes, fifo: FactSettings, labels: ContextLabels) -> str:
+    """What, besides the memory and the scopes' keys, decides the XML: the subsystem
+    switches, the agent's FIFO settings and the labels. A stored context made another way is
+    another variant (a worker may be told another user name, or run other settings)."""
+    made = [scopes.facts_enabled, scopes.reflections_enabled, fifo.model_dump(mode="json")]
+    return json.dumps([*made, labels.user_name, labels.instructions], sort_keys=True)
+
+
+def _served(stored: StoredContext, keys: tuple[ScopeKey, ...], level: str) -> MemoryContext:
+    return MemoryContext(stored.xml, stored.built_at, True, stored.facts, keys, level)
 
 
 class ContextAssembler:
@@ -65,19 +81,29 @@ class ContextAssembler:
         facts: FactStore,
         buffers: BufferStore,
         revisions: RevisionStore,
+        contexts: ContextStore,
         clock: Clock,
         settings: MemorySettings,
+        spawn: Callable[[Coroutine[Any, Any, None]], object] | None = None,
+        telemetry: Telemetry = NO_TELEMETRY,
     ) -> None:
         self._facts = facts
         self._buffers = buffers
         self._revisions = revisions
+        self._contexts = contexts
         self._clock = clock
         self._settings = settings
+        # Saving a built context for the other workers is off the caller's path when the
+        # service gives a way (its background tasks, drained on close).
+        self._spawn = spawn
+        self._telemetry = telemetry
         c = settings.context
         ttl = timedelta(seconds=c.cache_ttl_seconds)
-        self.cache: BoundedCache[tuple[object, ...], _Entry] = BoundedCache(
+        self.cache: BoundedCache[tuple[object, ...], StoredContext] = BoundedCache(
             c.cache_max_entries, ttl
         )
+        # A TTL or a size of 0 turns caching off, both levels (as before there were two).
+        self._shared = c.cache_shared and ttl > timedelta(0) and c.cache_max_entries > 0
 
     async def context(
         self,
@@ -86,24 +112,52 @@ class ContextAssembler:
         facts: FactSettings | None = None,
         labels: ContextLabels = ContextLabels(),
     ) -> MemoryContext:
-        """The memory context for these scopes, from cache when it is still true; ``facts``:
-        the agent's own FIFO settings (the globals when None)."""
-        facts = facts or self._settings.facts
+        """The memory context for these scopes, from a cache level when it is still true;
+        ``facts``: the agent's own FIFO settings (the globals when None)."""
+        with self._telemetry.operation("eden_memory.context", {}) as span:
+            context = await self._context(scopes, refresh, facts or self._settings.facts, labels)
+            span.set("eden_memory.context.cached_in", context.cached_in or "built")
+            span.set("eden_memory.context.facts", context.facts)
+            span.set("eden_memory.context.chars", len(context.xml))
+            return context
+
+    async def _context(
+        self, scopes: ActiveScopes, refresh: bool, facts: FactSettings, labels: ContextLabels
+    ) -> MemoryContext:
         cache_key = (scopes, facts, labels)
         now = self._clock.now()
-        entry = None if refresh else self.cache.get(cache_key, now)
+        ttl = self.cache.ttl
         keys = scopes.keys()
+        entry = None if refresh else self.cache.get(cache_key, now)
         # Read before building, so a change that lands meanwhile is seen by the next call.
-        revisions = await self._revisions.revisions(keys)
-        if entry is not None and entry.serves(now, self.cache.ttl, revisions):
-            return entry.cached
-        context, until = await self._build(scopes, now, facts, labels)
-        self.cache.put(cache_key, _Entry(context, revisions, until), now)
-        return context
+        counters = await self._revisions.revisions(keys)
+        revisions = tuple(counters[k] for k in keys)
+        if entry is not None and serves(entry, now, ttl, revisions):
+            return _served(entry, keys, "process")
+        if self._shared and not refresh:
+            stored = await self._contexts.load_context(scopes, recipe(scopes, facts, labels))
+            if stored is not None and serves(stored, now, ttl, revisions):
+                self.cache.put(cache_key, stored, now)
+                return _served(stored, keys, "store")
+        built = await self._build(scopes, now, revisions, facts, labels)
+        self.cache.put(cache_key, built, now)
+        if self._shared:
+            made = recipe(scopes, facts, labels)
+            saving = self._contexts.save_context(scopes, built, now - ttl, made)
+            if self._spawn is None:
+                await saving
+            else:
+                self._spawn(saving)
+        return MemoryContext(built.xml, now, False, built.facts, keys)
 
     async def _build(
-        self, scopes: ActiveScopes, now: datetime, fifo: FactSettings, labels: ContextLabels
-    ) -> tuple[MemoryContext, datetime | None]:
+        self,
+        scopes: ActiveScopes,
+        now: datetime,
+        revisions: tuple[int, ...],
+        fifo: FactSettings,
+        labels: ContextLabels,
+    ) -> StoredContext:
         keys = scopes.reflection_keys()
         blobs, buffered, facts = await asyncio.gather(
             self._buffers.get_consolidated(keys),
@@ -113,7 +167,7 @@ class ContextAssembler:
         sections = [_section(key, blobs, buffered, labels) for key in keys]
         xml = render_memory_context(sections, facts, now)
         until = min((f.valid_until for f in facts if f.valid_until is not None), default=None)
-        return MemoryContext(xml, now, False, len(facts), scopes.keys()), until
+        return StoredContext(xml, now, len(facts), revisions, until)
 
     async def _fifo(self, scopes: ActiveScopes, now: datetime, s: FactSettings) -> list[Fact]:
         """The FIFO; when expired facts took places in the store's page, a longer page (the

@@ -6,7 +6,8 @@ in group sessions. Shared memory is judged by provenance (``domain.erasure``): a
 and notes whose every source is the user go; the rest lose the user's words and id; a retired
 fact the user's words retired is active again; a blob that absorbed notes that went is rebuilt
 from the notes that remain (one consolidation call), or emptied and flagged when no model
-can do it. Last, the store scrubs its files, so erased text does not survive on disk.
+can do it. The agent's stored contexts go (they quote shared memory). Last, the store
+scrubs its files, so erased text does not survive on disk.
 
 Shared memory is handled before anything is deleted, so an erasure that fails part way can
 simply be run again: it still finds the user's sessions, and what it already did is done.
@@ -91,6 +92,8 @@ class UserErasure:
             agent, user
         )
         report.group_sessions = list(await self.stores.sessions.remove_user(agent, user))
+        # Every session's context may quote what was just removed (agent facts, blobs).
+        await self.stores.contexts.drop_contexts(agent)
         await self.stores.revisions.scrub()
         return report
 

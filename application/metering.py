@@ -24,10 +24,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.usage import EmbeddingTally, LLMTally, UsageSnapshot
 from eden_memory.ports.embedder import Embedder, Embeddings
 from eden_memory.ports.llm import LLM, LLMRequest, LLMResult, T
+from eden_memory.ports.telemetry import Telemetry
 
 
 class UsageScope:
@@ -79,23 +81,28 @@ class UsageMeter:
 
 
 class MeteredLLM:
-    """Counts the calls and tokens of ``inner`` into ``meter``.
+    """Counts the calls and tokens of ``inner`` into ``meter``, and reports each call to
+    ``telemetry`` (the one place every model call passes).
 
     Usage is keyed by the requested model (the configured name), not the provider's
     version string, so a report lines up with the settings and failed calls, which have
     no answer to name a model, land on the same key.
     """
 
-    def __init__(self, inner: LLM, meter: UsageMeter) -> None:
+    def __init__(self, inner: LLM, meter: UsageMeter, telemetry: Telemetry = NO_TELEMETRY) -> None:
         self._inner = inner
         self._meter = meter
+        self._telemetry = telemetry
 
     async def generate(self, request: LLMRequest, schema: type[T]) -> LLMResult[T]:
-        try:
-            result = await self._inner.generate(request, schema)
-        except Exception:
-            self._meter.record_llm(request.purpose, request.model, LLMTally(calls=1, failures=1))
-            raise
+        with self._telemetry.model_call("chat", request.model, request.purpose) as call:
+            try:
+                result = await self._inner.generate(request, schema)
+            except Exception:
+                failed = LLMTally(calls=1, failures=1)
+                self._meter.record_llm(request.purpose, request.model, failed)
+                raise
+            call.answered(result.model, result.input_tokens, result.output_tokens)
         tally = LLMTally(
             calls=1, input_tokens=result.input_tokens, output_tokens=result.output_tokens
         )
@@ -104,11 +111,15 @@ class MeteredLLM:
 
 
 class MeteredEmbedder:
-    """Counts the calls, texts and tokens of ``inner`` into ``meter``, per embedding model."""
+    """Counts the calls, texts and tokens of ``inner`` into ``meter``, per embedding model,
+    and reports each call to ``telemetry``."""
 
-    def __init__(self, inner: Embedder, meter: UsageMeter) -> None:
+    def __init__(
+        self, inner: Embedder, meter: UsageMeter, telemetry: Telemetry = NO_TELEMETRY
+    ) -> None:
         self._inner = inner
         self._meter = meter
+        self._telemetry = telemetry
 
     @property
     def space(self) -> EmbeddingSpace:
@@ -116,11 +127,13 @@ class MeteredEmbedder:
 
     async def embed(self, texts: Sequence[str], role: TextRole) -> Embeddings:
         model = self._inner.space.model
-        try:
-            result = await self._inner.embed(texts, role)
-        except Exception:
-            self._meter.record_embedding(model, EmbeddingTally(calls=1, failures=1))
-            raise
+        with self._telemetry.model_call("embeddings", model, role.value) as call:
+            try:
+                result = await self._inner.embed(texts, role)
+            except Exception:
+                self._meter.record_embedding(model, EmbeddingTally(calls=1, failures=1))
+                raise
+            call.answered(model, result.input_tokens, None)
         tally = EmbeddingTally(calls=1, texts=len(texts), input_tokens=result.input_tokens)
         self._meter.record_embedding(model, tally)
         return result

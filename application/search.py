@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -20,6 +21,7 @@ from eden_memory.application.calls import embed
 from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
+from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId
@@ -42,6 +44,7 @@ from eden_memory.domain.vectors import cosine
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactRanking, FactStore
+from eden_memory.ports.telemetry import Attribute, Span, Telemetry
 
 
 class SearchMode(StrEnum):
@@ -134,6 +137,7 @@ class FactSearch:
     calibrations: Calibrations
     # Access counts are bookkeeping: a host may batch them off the caller's path.
     track: Callable[[list[FactId], datetime], None] | None = None
+    telemetry: Telemetry = NO_TELEMETRY
 
     async def search(
         self,
@@ -151,6 +155,26 @@ class FactSearch:
             raise InvalidInputError(
                 "search_facts is not offered: facts are off, or user and agent memory are"
             )
+        asked = {
+            "eden_memory.search.mode": mode.value,
+            "eden_memory.search.queries": len(queries),
+            "eden_memory.search.top_k": k,
+        }
+        with self.telemetry.operation("eden_memory.search", asked) as span:
+            response = await self._search(scopes, queries, k, debug, mode, thresholds, span)
+            span.set("eden_memory.search.results", len(response.results))
+            return response
+
+    async def _search(
+        self,
+        scopes: ActiveScopes,
+        queries: Sequence[str],
+        k: int,
+        debug: bool,
+        mode: SearchMode,
+        thresholds: bool,
+        span: Span,
+    ) -> SearchResponse:
         seconds: dict[str, float] = {}
         vectors = await self._embed(queries, mode, seconds)
         rule = await self._rule(thresholds)
@@ -190,6 +214,7 @@ class FactSearch:
         abstained = 0
         if results and line > 0 and not answerable(relevances, line):
             abstained, results = len(results), []
+        span.set("eden_memory.search.abstained", abstained)
         if self.settings.newer_first and len(results) > 1:
             started = time.perf_counter()
             results = await self._newer_first(results, queries)
@@ -281,12 +306,18 @@ class FactSearch:
             self._semantic(vector, visibility, depth, mode),
             self._keyword(query, visibility, depth, mode),
         )
-        if mode is SearchMode.SEMANTIC:
-            fused = single(sem_hits, rule.semantic_threshold, semantic=True)
-        elif mode is SearchMode.KEYWORD:
-            fused = single(kw_hits, rule.text_threshold, semantic=False)
-        else:
-            fused = fuse(sem_hits, kw_hits, rule)
+        sizes = {"eden_memory.search.semantic_hits": len(sem_hits)}
+        sizes["eden_memory.search.keyword_hits"] = len(kw_hits)
+        with self.telemetry.operation("eden_memory.search.fusion", sizes) as span:
+            if mode is SearchMode.SEMANTIC:
+                fused = single(sem_hits, rule.semantic_threshold, semantic=True)
+            elif mode is SearchMode.KEYWORD:
+                fused = single(kw_hits, rule.text_threshold, semantic=False)
+            else:
+                fused = fuse(sem_hits, kw_hits, rule)
+            how = rule.fusion.value if mode is SearchMode.HYBRID else "none"
+            span.set("eden_memory.search.fusion", how)
+            span.set("eden_memory.search.fused_hits", len(fused))
         info = QueryDebug(
             query, [(h.id, h.score) for h in sem_hits], [(h.id, h.score) for h in kw_hits], fused
         )
@@ -297,17 +328,29 @@ class FactSearch:
     ) -> list[Hit]:
         if vector is None or mode is SearchMode.KEYWORD:
             return []
-        # The store refuses a query of another space than its own (no round trip of ours).
-        return await self.ranking.semantic_ranking(
-            vector, visibility, depth, space=self.embedder.space
-        )
+        with self._retriever("semantic", depth) as span:
+            # The store refuses a query of another space than its own (no round trip of ours).
+            hits = await self.ranking.semantic_ranking(
+                vector, visibility, depth, space=self.embedder.space
+            )
+            span.set("eden_memory.search.hits", len(hits))
+            return hits
+
+    def _retriever(self, name: str, depth: int) -> AbstractContextManager[Span]:
+        asked: dict[str, Attribute] = {"eden_memory.search.retriever": name}
+        asked["eden_memory.search.depth"] = depth
+        return self.telemetry.operation(f"eden_memory.search.{name}", asked)
 
     async def _keyword(
         self, query: str, visibility: FactVisibility, depth: int, mode: SearchMode
     ) -> list[Hit]:
         if mode is SearchMode.SEMANTIC:
             return []
-        return await self.ranking.keyword_ranking(without_relative_time(query), visibility, depth)
+        with self._retriever("keyword", depth) as span:
+            words = without_relative_time(query)
+            hits = await self.ranking.keyword_ranking(words, visibility, depth)
+            span.set("eden_memory.search.hits", len(hits))
+            return hits
 
     async def _newer_first(
         self, results: list[SearchResult], queries: Sequence[str]

@@ -27,6 +27,7 @@ from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
+from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.model_choice import ModelRole, reflection_role
 from eden_memory.domain.profile import SessionProfile
@@ -36,6 +37,7 @@ from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
 from eden_memory.ports.stores import Stores
+from eden_memory.ports.telemetry import Telemetry
 
 
 class MemoryService:
@@ -43,7 +45,8 @@ class MemoryService:
 
     ``stores`` is the store by concern (``memory_stores()``, ``open_sqlite(path)``,
     ``mongo_stores(db)``, or what ``open_memory`` builds); each collaborator below takes only
-    the concerns it uses."""
+    the concerns it uses. ``telemetry`` receives its steps and model calls (off by default;
+    ``adapters.telemetry.otel.OtelTelemetry`` for OpenTelemetry)."""
 
     def __init__(
         self,
@@ -54,29 +57,48 @@ class MemoryService:
         settings: MemorySettings | None = None,
         on_report: Callable[[FormationReport], None] | None = None,
         meter: UsageMeter | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.settings = settings or MemorySettings()
         self.clock = clock
-        # Every call is metered here, once (the host's meter, or one of the service's own).
+        traced = telemetry or NO_TELEMETRY
+        # Every call is metered here, once (the host's meter, or one of the service's own),
+        # and reported to the telemetry (off unless given).
         used = meter or UsageMeter()
-        embedder = MeteredEmbedder(embedder, used)
+        embedder = MeteredEmbedder(embedder, used, traced)
         models = (
             ModelRouter(
-                {role: MeteredLLM(c, used) for role, c in llm.items()}, self.settings.models
+                {role: MeteredLLM(c, used, traced) for role, c in llm.items()},
+                self.settings.models,
             )
             if isinstance(llm, Mapping)
-            else ModelRouter.single(MeteredLLM(llm, used), self.settings.models)
+            else ModelRouter.single(MeteredLLM(llm, used, traced), self.settings.models)
         )
+        self._background = BackgroundTasks()
         self._context = ContextAssembler(
-            stores.facts, stores.buffers, stores.revisions, clock, self.settings
+            stores.facts,
+            stores.buffers,
+            stores.revisions,
+            stores.contexts,
+            clock,
+            self.settings,
+            spawn=lambda saving: self._background.spawn(saving, name="keep-context"),
+            telemetry=traced,
         )
         calibrations = Calibrations(embedder)
         # One consolidator, for formations and for the session's own consolidations.
         consolidator = Consolidator(stores.buffers, models, clock, self.settings.consolidation)
         formation = Formation(
-            stores, embedder, models, clock, self.settings, calibrations, consolidator, used
+            stores,
+            embedder,
+            models,
+            clock,
+            self.settings,
+            calibrations,
+            consolidator,
+            used,
+            telemetry=traced,
         )
-        self._background = BackgroundTasks()
         self._access = AccessTracker(stores.facts)
         self._search = FactSearch(
             stores.facts,
@@ -86,6 +108,7 @@ class MemoryService:
             self.settings.search,
             calibrations,
             track=self._track_access,
+            telemetry=traced,
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(

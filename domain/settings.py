@@ -162,6 +162,9 @@ class ContextSettings(_Settings):
     cache_max_entries: Annotated[int, Field(ge=0)] = 1024
     # The agent's memory instructions in its <AgentMemory> section (seed 004's context did).
     show_instructions: bool = True
+    # Contexts kept with their sessions in the store as well, so every worker serves what
+    # one built (the same freshness rules; benchmarks/shared_context.py). Off: per process.
+    cache_shared: bool = True
 
 
 class ModelSettings(_Settings):

@@ -27,6 +27,7 @@ LLMProvider = Literal["none", "openai", "gemini"]
 OpenAIApi = Literal["responses", "chat"]
 OpenAISchemaMode = Literal["json_schema", "json_object", "tools"]
 MongoIdMode = Literal["string", "objectid"]
+TelemetryKind = Literal["off", "otel"]
 
 Seconds = Annotated[float, Field(gt=0)]
 AtLeastOne = Annotated[int, Field(ge=1)]
@@ -100,6 +101,9 @@ class EdenMemoryConfig(BaseSettings):
     gemini_base_url: str | None = None
     gemini_embedding_task_type: str | None = None
     gemini_max_concurrency: AtLeastOne = 16
+
+    # otel: OpenTelemetry spans and metrics (the ``otel`` extra; the host's SDK exports them).
+    telemetry: TelemetryKind = "off"
 
     memory: MemorySettings = MemorySettings()
 

@@ -29,6 +29,7 @@ from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
 from eden_memory.ports.stores import Stores
+from eden_memory.ports.telemetry import Telemetry
 
 __all__ = [
     "UnconfiguredLLM",
@@ -78,6 +79,7 @@ async def open_memory(
     store: Stores | str | os.PathLike[str] | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
+    telemetry: Telemetry | None = None,
 ) -> AsyncIterator[MemoryService]:
     """``async with open_memory() as memory:`` — any port can be replaced (tests, hosts).
 
@@ -85,7 +87,9 @@ async def open_memory(
     its calls like any other's.
     ``llm`` is one model for every role, or one per ``ModelRole``. ``store`` is a ``Stores``
     (``memory_stores()``, ``await open_sqlite(path)``, ``mongo_stores(db)``) or a file path:
-    the embedded store kept there (opened and closed here).
+    the embedded store kept there (opened and closed here). ``telemetry`` receives the
+    service's steps and model calls (``OtelTelemetry(tracer_provider=..., ...)``), in place
+    of what ``EDEN_MEMORY_TELEMETRY`` chooses.
     """
     from eden_memory.container import Container, running
     from eden_memory.container.overrides import override_ports
@@ -101,6 +105,8 @@ async def open_memory(
             f"got {type(store).__name__}"
         )
     container = Container(config=config)
-    override_ports(container, llm=llm, store=store, embedder=embedder, clock=clock)
+    override_ports(
+        container, llm=llm, store=store, embedder=embedder, clock=clock, telemetry=telemetry
+    )
     async with running(container) as service:
         yield service

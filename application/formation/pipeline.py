@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
-from eden_memory.application.calls import ModelRouter, timed
+from eden_memory.application.calls import ModelRouter, stage
 from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.formation import resume
 from eden_memory.application.formation.claim_ids import ClaimIds
@@ -31,6 +31,7 @@ from eden_memory.application.formation.notices import log_capped, log_rejected
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.reports import FormationReport, Usage
+from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.formation_caps import FormationCaps
 from eden_memory.domain.ids import AgentId, ReflectionId, SessionId
 from eden_memory.domain.model_choice import ModelRole
@@ -42,6 +43,7 @@ from eden_memory.domain.triggers import formation_due
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import Stores
+from eden_memory.ports.telemetry import Attribute, Span, Telemetry
 
 
 class Trigger(StrEnum):
@@ -61,6 +63,7 @@ class Formation:
     consolidator: Consolidator  # the service's one, shared with the session lifecycle
     meter: UsageMeter  # meters the service's clients; a formation reports its own scope
     claim_ids: ClaimIds = field(default_factory=ClaimIds)  # a lost claim's id, for its retry
+    telemetry: Telemetry = NO_TELEMETRY  # each formation and stage, as a step
 
     async def run(
         self, agent_id: AgentId, session_id: SessionId, trigger: Trigger
@@ -69,12 +72,16 @@ class Formation:
         claim = await self._claim(agent_id, session_id, trigger)
         if claim is None:
             return None
+        asked: dict[str, Attribute] = {"eden_memory.formation.trigger": trigger.value}
+        asked["eden_memory.formation.messages"] = len(claim.messages)
         try:
             # The agent's own settings over the host's, resolved once for the whole formation.
             own = replace(self, settings=claim.session.profile.effective(self.settings))
-            with self.meter.scope() as spent:
-                report = await own._form(claim, trigger)
-            report.usage = Usage.of(spent.snapshot())
+            with self.telemetry.operation("eden_memory.formation", asked) as span:
+                with self.meter.scope() as spent:
+                    report = await own._form(claim, trigger)
+                report.usage = Usage.of(spent.snapshot())
+                _outcome(span, report)
             return report
         except BaseException:
             await self._release(claim)
@@ -138,11 +145,11 @@ class Formation:
         # Every read and model call is done: only writes remain, so a model or read failure
         # can never leave a formation half written, and a failed write is finished by a retry.
         await resume.save(self.stores.sessions, claim, planned, covered, scopes)
-        async with timed(report.stage_seconds, "fact_writes"):
+        async with stage(self.telemetry, report.stage_seconds, "fact_writes"):
             (await writer.write(planned, scopes)).into(report)
-        async with timed(report.stage_seconds, "buffer"):
+        async with stage(self.telemetry, report.stage_seconds, "buffer"):
             await self.stores.sessions.complete_claim(claim, reflections, self.clock.now())
-        async with timed(report.stage_seconds, "consolidation"):
+        async with stage(self.telemetry, report.stage_seconds, "consolidation"):
             report.consolidations = await self.consolidator.consolidate_all(
                 scopes.reflection_keys(),
                 role,
@@ -164,7 +171,7 @@ class Formation:
         if not scopes.fact_scopes or not messages:
             return PlannedFacts.nothing()
         cap = FormationCaps.for_texts((m.text for m in messages), self.settings.caps).facts
-        async with timed(report.stage_seconds, "fact_extraction"):
+        async with stage(self.telemetry, report.stage_seconds, "fact_extraction"):
             extracted = await extract_facts(
                 self.models,
                 messages,
@@ -181,7 +188,7 @@ class Formation:
         report.citations_trimmed = extracted.citations_trimmed
         report.dates_resolved += extracted.dates_resolved
         log_rejected(report, "fact", extracted.rejected)
-        async with timed(report.stage_seconds, "dedup"):
+        async with stage(self.telemetry, report.stage_seconds, "dedup"):
             return await writer.plan(extracted.facts, scopes, report)
 
     async def _reflections(
@@ -196,7 +203,7 @@ class Formation:
         if not keys:
             return []
         caps = FormationCaps.for_texts((m.text for m in claim.messages), self.settings.caps)
-        async with timed(report.stage_seconds, "reflection_extraction"):
+        async with stage(self.telemetry, report.stage_seconds, "reflection_extraction"):
             blobs = await self.stores.buffers.get_consolidated(keys)
             buffered = await self.stores.buffers.unabsorbed(keys)
             notes = await extract_reflections(
@@ -239,3 +246,11 @@ class Formation:
                     )
                 )
         return out
+
+
+def _outcome(span: Span, report: FormationReport) -> None:
+    """What a formation did, as counts on its step."""
+    span.set("eden_memory.formation.facts_extracted", report.facts_extracted)
+    span.set("eden_memory.formation.facts_added", len(report.facts_added))
+    span.set("eden_memory.formation.reflections", sum(report.reflections.values()))
+    span.set("eden_memory.formation.consolidations", len(report.consolidations))

@@ -33,6 +33,7 @@ EXTRA_OF: dict[str, str] = {
     "langchain": "langgraph",
     "langchain_core": "langgraph",
     "google.adk": "adk",
+    "opentelemetry": "otel",
 }
 
 

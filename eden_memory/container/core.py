@@ -3,7 +3,8 @@
 Configuration alone picks the adapters (``providers.Selector`` over the typed settings);
 clients are ``providers.Resource`` s, opened on first use and closed by
 ``shutdown_resources``; provider adapters get a per-provider concurrency limit around them,
-and the service meters every call into ``meter`` (overrides included). Every provider can
+and the service meters every call into ``meter`` and reports its steps to ``telemetry``
+(overrides included). Every provider can
 be overridden, which is how tests put fakes in.
 """
 
@@ -22,6 +23,7 @@ from eden_memory.config import EdenMemoryConfig
 from eden_memory.container import embedders as embedder_builders
 from eden_memory.container import llms as llm_builders
 from eden_memory.container import stores as store_builders
+from eden_memory.container import telemetry as telemetry_builders
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.llm import LLM
 
@@ -47,6 +49,7 @@ class Container(containers.DeclarativeContainer):
     )
     clock = providers.Singleton(SystemClock)
     meter = providers.Singleton(UsageMeter)
+    telemetry = providers.Singleton(telemetry_builders.telemetry, config)
     # One semaphore per provider, shared by its embedder and every role's LLM.
     openai_limit = providers.Singleton(asyncio.Semaphore, config.provided.openai_max_concurrency)
     gemini_limit = providers.Singleton(asyncio.Semaphore, config.provided.gemini_max_concurrency)
@@ -116,4 +119,5 @@ class Container(containers.DeclarativeContainer):
         clock=clock,
         settings=config.provided.memory,
         meter=meter,
+        telemetry=telemetry,
     )

@@ -12,6 +12,7 @@ from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
 from eden_memory.ports.stores import Stores
+from eden_memory.ports.telemetry import Telemetry
 
 
 def per_role(llm: LLM | Mapping[ModelRole, LLM]) -> Mapping[ModelRole, LLM]:
@@ -28,6 +29,7 @@ def override_ports(
     store: Stores | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
+    telemetry: Telemetry | None = None,
 ) -> None:
     """Override each port given; the others stay as the settings choose them.
 
@@ -42,3 +44,5 @@ def override_ports(
         container.embedder.override(providers.Object(embedder))
     if clock is not None:
         container.clock.override(providers.Object(clock))
+    if telemetry is not None:
+        container.telemetry.override(providers.Object(telemetry))

@@ -2,13 +2,15 @@
 
 ``FactStore`` (facts and vectors), ``FactRanking`` (semantic and keyword rankings, where
 engines differ), ``SessionStore`` (sessions, pending messages, claims), ``BufferStore``
-(reflections and consolidated blobs) and ``RevisionStore`` (change counters). Every method is
+(reflections and consolidated blobs), ``RevisionStore`` (change counters) and ``ContextStore``
+(rendered contexts kept with their sessions). Every method is
 atomic on its own; the ones that must hold across workers (claims, compare-and-set, access
 counts) say so, and the contract suite of each concern checks it.
 """
 
 from eden_memory.ports.stores.buffers import BufferStore
 from eden_memory.ports.stores.bundle import Stores
+from eden_memory.ports.stores.contexts import ContextStore, StoredContext, context_variant
 from eden_memory.ports.stores.facts import (
     FactOrigin,
     FactQuery,
@@ -23,6 +25,7 @@ from eden_memory.ports.stores.vectors import Vector
 
 __all__ = [
     "BufferStore",
+    "ContextStore",
     "FactOrigin",
     "FactQuery",
     "FactRanking",
@@ -31,7 +34,9 @@ __all__ = [
     "PendingMessage",
     "RevisionStore",
     "SessionStore",
+    "StoredContext",
     "Stores",
     "Superseding",
     "Vector",
+    "context_variant",
 ]

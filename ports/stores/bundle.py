@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from eden_memory.ports.stores.buffers import BufferStore
+from eden_memory.ports.stores.contexts import ContextStore
 from eden_memory.ports.stores.facts import FactStore
 from eden_memory.ports.stores.ranking import FactRanking
 from eden_memory.ports.stores.revisions import RevisionStore
@@ -26,6 +27,7 @@ class Stores:
     sessions: SessionStore
     buffers: BufferStore
     revisions: RevisionStore
+    contexts: ContextStore
     close: Callable[[], Awaitable[None]]
 
     async def __aenter__(self) -> Stores:

@@ -88,6 +88,7 @@ def faulty_stores(inner: Stores, plan: FaultPlan) -> Stores:
         faulty(inner.sessions),
         faulty(inner.buffers),
         faulty(inner.revisions),
+        faulty(inner.contexts),
         inner.close,
     )
 

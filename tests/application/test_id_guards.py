@@ -57,6 +57,7 @@ class Watched:
             noting(inner.sessions),
             noting(inner.buffers),
             noting(inner.revisions),
+            noting(inner.contexts),
             inner.close,
         )
 

@@ -23,6 +23,7 @@ Vectors have ``embedding_dimension`` (8) components unless the subclass sets ano
 
 from tests.contract.store.claim_retries import ClaimRetryContract
 from tests.contract.store.claims import ClaimContract
+from tests.contract.store.contexts import ContextContract
 from tests.contract.store.fact_changes import FactChangeContract
 from tests.contract.store.facts import FactContract
 from tests.contract.store.keyword_changes import KeywordChangeContract
@@ -50,6 +51,7 @@ class StoreContract(
     ClaimRetryContract,
     RevisionContract,
     VisibilityContract,
+    ContextContract,
 ):
     """Every store test; the subclass supplies ``make_store``."""
 

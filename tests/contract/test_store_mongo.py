@@ -31,6 +31,7 @@ SHARDED = {
     "memory2_sessions": ("agent_id", "session_id"),
     "memory2_messages": ("agent_id", "session_id"),
     "memory2_revisions": ("agent_id",),
+    "memory2_contexts": ("agent_id", "session_id"),
 }
 
 

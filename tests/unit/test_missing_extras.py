@@ -33,6 +33,7 @@ CASES = [
     ("eden_memory.adapters.migration.mongo_source", "bson", "mongo"),
     ("eden_memory.adapters.console.app", "starlette", "console"),
     ("eden_memory.container", "dependency_injector", "container"),
+    ("eden_memory.adapters.telemetry.otel", "opentelemetry", "otel"),
 ]
 
 

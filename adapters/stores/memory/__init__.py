@@ -1,8 +1,9 @@
 """The in-memory store: every store port, exactly, in one process's memory.
 
 One small class per concern (``InMemoryFacts``, ``InMemoryRanking``, ``InMemorySessions``,
-``InMemoryBuffers``, ``InMemoryRevisions``) over one shared ``MemoryState``; ``memory_stores()``
-bundles them as a ``Stores``. It passes the same contract suites as the real stores:
+``InMemoryBuffers``, ``InMemoryRevisions``, ``InMemoryContexts``) over one shared
+``MemoryState``; ``memory_stores()`` bundles them as a ``Stores``. It passes the same
+contract suites as the real stores:
 
 * Semantic search is exact cosine over the visible facts of the current space.
 * Keyword search is BM25 (k1 = 1.2, b = 0.75) over lowercase Unicode word tokens of the
@@ -16,6 +17,7 @@ bundles them as a ``Stores``. It passes the same contract suites as the real sto
 """
 
 from eden_memory.adapters.stores.memory.buffers import InMemoryBuffers
+from eden_memory.adapters.stores.memory.contexts import InMemoryContexts
 from eden_memory.adapters.stores.memory.facts import InMemoryFacts
 from eden_memory.adapters.stores.memory.faults import fail_next
 from eden_memory.adapters.stores.memory.ranking import TEXT_SCORE_THRESHOLD, InMemoryRanking
@@ -38,6 +40,7 @@ def memory_stores() -> Stores:
         sessions=InMemorySessions(state),
         buffers=InMemoryBuffers(state),
         revisions=InMemoryRevisions(state),
+        contexts=InMemoryContexts(state),
         close=close,
     )
 
@@ -45,6 +48,7 @@ def memory_stores() -> Stores:
 __all__ = [
     "TEXT_SCORE_THRESHOLD",
     "InMemoryBuffers",
+    "InMemoryContexts",
     "InMemoryFacts",
     "InMemoryRanking",
     "InMemoryRevisions",

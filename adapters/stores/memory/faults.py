@@ -17,7 +17,14 @@ def fail_next(stores: Stores, method_name: str, error: Exception, *, after: bool
     With ``after=True`` the call does its work first and then raises, like a write whose
     acknowledgement was lost: the caller sees a failure although the store changed.
     """
-    parts = (stores.facts, stores.ranking, stores.sessions, stores.buffers, stores.revisions)
+    parts = (
+        stores.facts,
+        stores.ranking,
+        stores.sessions,
+        stores.buffers,
+        stores.revisions,
+        stores.contexts,
+    )
     for part in parts:
         original = getattr(type(part), method_name, None)
         if isinstance(part, StateHolder) and inspect.iscoroutinefunction(original):

@@ -13,6 +13,7 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, MessageId, ReflectionId, SessionId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflection, SessionState
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
+from eden_memory.ports.stores.contexts import StoredContext
 
 # (agent, scope, user): whose facts a partition holds.
 Owner = tuple[str, Scope, str | None]
@@ -78,6 +79,11 @@ class MemoryState:
     consolidated: dict[ScopeKey, ConsolidatedMemory] = field(default_factory=dict)
     sessions: dict[tuple[AgentId, SessionId], StoredSession] = field(default_factory=dict)
     revisions: Counter[ScopeKey] = field(default_factory=Counter)
+    # The contexts kept with their sessions: by agent, then (session, variant), oldest saved
+    # first.
+    contexts: dict[AgentId, dict[tuple[SessionId, str], StoredContext]] = field(
+        default_factory=dict
+    )
     sequence: itertools.count[int] = field(default_factory=itertools.count)
 
     def current_space(self) -> EmbeddingSpace | None:

@@ -39,6 +39,7 @@ class MongoContext:
         self.sessions = Gateway(self.driver, names.sessions, retries, self.ready)
         self.messages = Gateway(self.driver, names.messages, retries, self.ready)
         self.revisions = Gateway(self.driver, names.revisions, retries, self.ready)
+        self.contexts = Gateway(self.driver, names.contexts, retries, self.ready)
         self.meta = Gateway(self.driver, names.meta, retries, self.ready)
         self.read = Readers(self.ids, names)
         self.indexed = not options.ensure_indexes

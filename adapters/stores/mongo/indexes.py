@@ -110,6 +110,10 @@ REGULAR: tuple[IndexSpec, ...] = (
     ),
     IndexSpec("messages", "message_author", (("agent_id", 1), ("author_id", 1))),
     IndexSpec("revisions", "revision_agent", (("agent_id", 1),)),
+    IndexSpec(
+        "contexts", "context_key", (("agent_id", 1), ("session_id", 1), ("variant", 1)), unique=True
+    ),
+    IndexSpec("contexts", "context_age", (("agent_id", 1), ("built_at", 1))),
 )
 
 # Only where there is no Atlas Search; language "english": MongoDB stems the words (Snowball)

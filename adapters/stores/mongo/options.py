@@ -56,6 +56,11 @@ class CollectionNames:
         return f"{self.prefix}revisions"
 
     @property
+    def contexts(self) -> str:
+        """Rendered contexts kept with their sessions (the context cache's shared level)."""
+        return f"{self.prefix}contexts"
+
+    @property
     def meta(self) -> str:
         """Store-wide settings, such as the current embedding space."""
         return f"{self.prefix}meta"

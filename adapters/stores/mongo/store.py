@@ -2,7 +2,7 @@
 
 Built from a database object the host or the container owns (PyMongo's
 ``AsyncMongoClient(...)[name]``, or a Motor database); the store never opens or closes a
-connection itself. The five concerns share one ``MongoContext`` (collections, codecs,
+connection itself. The six concerns share one ``MongoContext`` (collections, codecs,
 options, what the server can do); none inherits another.
 
 Coordination across worker processes happens in the server (claims by
@@ -17,6 +17,7 @@ from typing import Any
 
 from eden_memory.adapters.stores.mongo.buffers import MongoBuffers
 from eden_memory.adapters.stores.mongo.context import MongoContext
+from eden_memory.adapters.stores.mongo.contexts import MongoContexts
 from eden_memory.adapters.stores.mongo.facts import MongoFacts
 from eden_memory.adapters.stores.mongo.options import MongoStoreOptions
 from eden_memory.adapters.stores.mongo.revisions import MongoRevisions
@@ -38,5 +39,6 @@ def mongo_stores(database: Any, options: MongoStoreOptions | None = None) -> Sto
         sessions=MongoSessions(ctx),
         buffers=MongoBuffers(ctx),
         revisions=MongoRevisions(ctx),
+        contexts=MongoContexts(ctx),
         close=close,
     )

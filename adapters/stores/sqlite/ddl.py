@@ -156,3 +156,19 @@ CREATE TABLE IF NOT EXISTS vector_chunks (
     PRIMARY KEY (agent_id, scope, owner, dtype, chunk_no)
 )
 """
+
+# Version 12: the rendered contexts kept with their sessions (``sqlite_contexts``), one per
+# session and variant (user and active scopes); ``revisions`` is a JSON list of integers.
+# A rowid table: a context is kilobytes of XML, too large a row for WITHOUT ROWID.
+CREATE_SESSION_CONTEXTS = """
+CREATE TABLE IF NOT EXISTS session_contexts (
+    pk INTEGER PRIMARY KEY,
+    agent_id TEXT NOT NULL, session_id TEXT NOT NULL, variant TEXT NOT NULL,
+    built_us INTEGER NOT NULL, until_us INTEGER,
+    facts INTEGER NOT NULL,
+    revisions TEXT NOT NULL,
+    xml TEXT NOT NULL,
+    UNIQUE (agent_id, session_id, variant)
+);
+CREATE INDEX IF NOT EXISTS session_contexts_age ON session_contexts (agent_id, built_us);
+"""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.ddl import (
+    CREATE_SESSION_CONTEXTS,
     CREATE_V1,
     CREATE_VECTOR_CHUNKS,
     CREATE_VECTOR_FILES,
@@ -30,7 +31,7 @@ from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.adapters.stores.sqlite.vectors.log_builds import build
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
@@ -122,6 +123,15 @@ def _vectors_in_rows(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE vector_files")
 
 
+def _keep_contexts(conn: sqlite3.Connection) -> None:
+    """Version 12 keeps each session's rendered context in the file (``session_contexts``),
+    so the processes sharing it serve the context one of them built. Nothing else changes:
+    the table starts empty, and a context is built at each session's next prompt, as
+    after a restart."""
+    for statement in _statements(CREATE_SESSION_CONTEXTS):
+        conn.execute(statement)
+
+
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
 MIGRATIONS: Mapping[int, Migration] = {
@@ -135,6 +145,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     8: _chain_vector_files,
     9: partition_keyword_index,  # a search reads only the visible partitions' entries
     10: _vectors_in_rows,
+    11: _keep_contexts,
 }
 
 

@@ -4,7 +4,8 @@ Zero setup: give it a path (folders are created) and it makes or upgrades the fi
 processes may open the same file; claims, compare-and-set and counters hold across them
 (see ``sessions`` and ``revisions``). Keyword relevance is FTS5's BM25 (``keyword``);
 vector search is exact, over in-memory matrices kept in step with the file (``vectors``).
-The five concerns (``facts``, ``ranking``, ``sessions``, ``buffers``, ``sqlite_revisions``)
+The six concerns (``facts``, ``ranking``, ``sessions``, ``buffers``, ``sqlite_revisions``,
+``sqlite_contexts``)
 share one ``SqliteHandle``; none inherits or imports another.
 """
 
@@ -19,6 +20,7 @@ from eden_memory.adapters.stores.sqlite.facts.sqlite_facts import SqliteFacts
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.ranking.sqlite_ranking import SqliteRanking
 from eden_memory.adapters.stores.sqlite.sessions.sqlite_sessions import SqliteSessions
+from eden_memory.adapters.stores.sqlite.sqlite_contexts import SqliteContexts
 from eden_memory.adapters.stores.sqlite.sqlite_revisions import SqliteRevisions
 from eden_memory.adapters.stores.sqlite.vectors.scan import Precision
 from eden_memory.ports.stores import Stores
@@ -61,5 +63,6 @@ async def open_sqlite(
         sessions=SqliteSessions(handle),
         buffers=SqliteBuffers(handle),
         revisions=SqliteRevisions(handle),
+        contexts=SqliteContexts(handle),
         close=close,
     )

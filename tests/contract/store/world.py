@@ -3,7 +3,8 @@
 An adapter provides exactly one thing, the ``make_stores`` fixture: a factory that returns a
 new, empty store as a ``Stores`` on every call (several per test, for property tests) and
 cleans up after the test. Each test takes the fields it uses (``facts``, ``ranking``,
-``sessions``, ``buffers``, ``revisions``: fixtures of one ``Stores``), or ``stores`` itself;
+``sessions``, ``buffers``, ``revisions``, ``contexts``: fixtures of one ``Stores``), or
+``stores`` itself;
 everything else the suite builds itself, through the ports only.
 """
 
@@ -26,6 +27,7 @@ from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores import (
     BufferStore,
+    ContextStore,
     FactRanking,
     FactStore,
     PendingMessage,
@@ -213,6 +215,10 @@ class StoreFixtures:
     @pytest.fixture
     def revisions(self, stores: Stores) -> RevisionStore:
         return stores.revisions
+
+    @pytest.fixture
+    def contexts(self, stores: Stores) -> ContextStore:
+        return stores.contexts
 
     @pytest.fixture
     def space(self) -> EmbeddingSpace:

@@ -105,6 +105,7 @@ def test_a_prefix_renames_every_collection() -> None:
         "bot7_sessions",
         "bot7_messages",
         "bot7_revisions",
+        "bot7_contexts",
     }
 
 

@@ -1,0 +1,1 @@
+"""Telemetry adapters. ``otel`` needs the ``otel`` extra and is imported only when chosen."""
