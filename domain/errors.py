@@ -70,6 +70,11 @@ class InvalidMemoryTextError(InvalidInputError):
     """Text that cannot be stored as a memory: empty, too long, or not representable in XML."""
 
 
+class SessionUsersError(InvalidInputError):
+    """A turn that names users the session was not recorded with (another user's session id
+    reused, or pending messages that would be filed as someone else's memory)."""
+
+
 class NotFoundError(InvalidInputError, KeyError):
     """An id that names no memory in the caller's scope."""
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from eden_memory.domain.errors import SessionUsersError
 from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import Story, make_world
 
@@ -103,3 +105,26 @@ async def _check_world(plan: list[tuple[str, list[str]]], user_on: bool, agent_o
                 assert all(_allowed(r.fact.content, agent, users, index) for r in mine.results)
         if len(users) > 1 or not user_on:
             assert "<UserMemory>" not in xml
+
+
+def test_a_session_id_reused_for_another_user_neither_relabels_nor_shows_memory() -> None:
+    asyncio.run(_reused_session_id())
+
+
+async def _reused_session_id() -> None:
+    """A host that names every user's session "s1": before, Bob's turn relabelled Alice's
+    pending words, and her facts were formed as his."""
+    story = Story()
+    story.facts["alice lives in Oslo"] = [("userfact alice lives in Oslo", "user")]
+    world = make_world(story)
+    memory = world.memory
+    alice = memory.conversation("nova", "s1", ["alice"])
+    await memory.record_messages(alice, world.messages("alice lives in Oslo", "a", "b", "c"))
+    bob = memory.conversation("nova", "s1", ["bob"])
+    with pytest.raises(SessionUsersError, match="own session id"):
+        await memory.record_messages(bob, world.messages("bob lives in Rome", "d", "e", "f"))
+    await memory.end_session(alice)
+    bobs = await memory.search_facts(memory.conversation("nova", "s2", ["bob"]), ["Oslo"])
+    assert bobs.results == []
+    alices = await memory.search_facts(memory.conversation("nova", "s3", ["alice"]), ["Oslo"])
+    assert [r.fact.content for r in alices.results] == ["userfact alice lives in Oslo"]

@@ -10,6 +10,7 @@ from eden_memory.adapters.stores.memory.state import StateHolder, StoredMessage,
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
+from eden_memory.domain.participants import check_participants
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -27,6 +28,11 @@ class InMemorySessions(StateHolder):
         if entry is None:
             entry = StoredSession(SessionState(profile=profile))
             self._state.sessions[address] = entry
+        else:
+            was = entry.state
+            check_participants(
+                profile.session_id, was.profile.user_ids, profile.user_ids, was.pending_messages
+            )
         for pending in messages:
             if pending.message.id not in entry.messages:
                 seq = next(self._state.sequence)

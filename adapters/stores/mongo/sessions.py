@@ -26,6 +26,7 @@ from eden_memory.adapters.stores.mongo.messages import (
 from eden_memory.domain.errors import InvalidInputError, StoreError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
+from eden_memory.domain.participants import check_participants
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -78,6 +79,15 @@ class MongoSessions:
         update["$inc"] = {"next_seq": len(messages)}
 
         async def work(session: Any) -> Document:
+            was = await self.ctx.sessions.find_one(chosen, WITHOUT_PLAN, session=session)
+            if was is not None:
+                known = self.ctx.read.session(was)
+                check_participants(
+                    profile.session_id,
+                    known.profile.user_ids,
+                    profile.user_ids,
+                    known.pending_messages,
+                )
             state = await self.ctx.sessions.find_one_and_update(
                 chosen, update, upsert=True, session=session, projection=WITHOUT_PLAN
             )

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from eden_memory.domain.agent_settings import AgentSettings
+from eden_memory.domain.errors import SessionUsersError
 from eden_memory.domain.ids import SessionId
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import SessionStore
@@ -80,6 +81,33 @@ class SessionContract(StoreFixtures):
         state = await sessions.get_session(A, S1)
         assert state is not None
         assert state.profile.settings == AgentSettings()
+    async def test_another_users_turn_in_a_session_is_refused_and_writes_nothing(
+        self, sessions: SessionStore
+    ) -> None:
+        first = await sessions.record_messages(profile(users=(U1,)), messages(1, 2), T0)
+        with pytest.raises(SessionUsersError, match="own session id"):
+            await sessions.record_messages(
+                profile(users=(U2,)), messages(3, 3, "user-2"), T0 + timedelta(minutes=1)
+            )
+        assert await sessions.get_session(A, S1) == first
+        assert [s.session_id for s in await sessions.sessions_of_user(A, U2)] == []
+
+    async def test_pending_messages_are_never_filed_as_one_member_of_their_group(
+        self, sessions: SessionStore
+    ) -> None:
+        first = await sessions.record_messages(profile(users=(U1, U2)), messages(1, 2), T0)
+        with pytest.raises(SessionUsersError, match="not formed yet"):
+            await sessions.record_messages(profile(users=(U1,)), messages(3, 3), T0)
+        assert await sessions.get_session(A, S1) == first
+        # With nothing pending, the group may narrow to one member, who was in it.
+        await sessions.record_messages(profile(S2, (U1, U2)), [], T0)
+        state = await sessions.record_messages(profile(S2, (U1,)), messages(1, 1), T0)
+        assert (state.profile.user_ids, state.pending_messages) == ((U1,), 1)
+
+    async def test_an_agent_only_session_may_learn_its_user(self, sessions: SessionStore) -> None:
+        await sessions.record_messages(profile(users=()), messages(1, 2), T0)
+        state = await sessions.record_messages(profile(users=(U1,)), messages(3, 3), T0)
+        assert (state.profile.user_ids, state.pending_messages) == ((U1,), 3)
 
     async def test_removing_a_user_takes_them_out_of_every_profile_of_the_agent(
         self, sessions: SessionStore

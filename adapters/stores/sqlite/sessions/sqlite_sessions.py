@@ -31,6 +31,7 @@ from eden_memory.adapters.stores.sqlite.workers import on_reader, on_writer
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
+from eden_memory.domain.participants import check_participants
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -49,6 +50,11 @@ class SqliteSessions:
     ) -> SessionState:
         ids = (profile.agent_id, profile.session_id)
         with transaction(conn, write=True):
+            was = read_state(conn, *ids)
+            if was is not None:
+                check_participants(
+                    profile.session_id, was.profile.user_ids, profile.user_ids, was.pending_messages
+                )
             conn.execute(
                 "INSERT INTO sessions (agent_id, session_id, profile, last_activity_us) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (agent_id, session_id) DO UPDATE SET "

@@ -1,0 +1,55 @@
+"""Who may take part in a session after it was first recorded.
+
+A session id names one conversation. A host that reuses ``"s1"`` for every user would
+otherwise let the second user's turn relabel the first user's pending messages (formed as
+the second user's facts) and show the first user's session memory to the second. A group's
+membership may still change, and an agent-only session may learn its user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from eden_memory.domain.errors import SessionUsersError
+from eden_memory.domain.ids import UserId
+
+
+def user_scope_owner(users: Sequence[UserId]) -> UserId | None:
+    """The user whose user memory a session forms: its only user (a group forms none)."""
+    distinct = set(users)
+    return next(iter(distinct)) if len(distinct) == 1 else None
+
+
+def participants_refusal(
+    stored: Sequence[UserId], given: Sequence[UserId], pending: int
+) -> str | None:
+    """Why a turn naming ``given`` users may not be recorded in a session of ``stored`` users
+    with ``pending`` messages not yet formed, or None when it may.
+
+    Refused: two non-empty sets with no user in common (another user's conversation), and,
+    while messages are pending, a change that would file them as one user's memory when they
+    were not that user's alone (a group narrowed to one member, or one user replaced)."""
+    before, after = set(stored), set(given)
+    if before == after or not before:
+        return None
+    if after and before.isdisjoint(after):
+        return "it belongs to other users; give each user's conversation its own session id"
+    owner = user_scope_owner(given)
+    if pending > 0 and owner is not None and before != {owner}:
+        return (
+            f"{pending} messages recorded with other users are not formed yet and would be "
+            f"filed as {owner}'s memory; end the session first or use a new session id"
+        )
+    return None
+
+
+def check_participants(
+    session_id: str, stored: Sequence[UserId], given: Sequence[UserId], pending: int
+) -> None:
+    """Raise ``SessionUsersError`` when ``participants_refusal`` refuses the turn."""
+    reason = participants_refusal(stored, given, pending)
+    if reason is not None:
+        raise SessionUsersError(
+            f"session {session_id!r} was recorded with users {sorted(set(stored))}, "
+            f"not {sorted(set(given))}: {reason}"
+        )
