@@ -81,6 +81,7 @@ class SessionContract(StoreFixtures):
         state = await sessions.get_session(A, S1)
         assert state is not None
         assert state.profile.settings == AgentSettings()
+
     async def test_another_users_turn_in_a_session_is_refused_and_writes_nothing(
         self, sessions: SessionStore
     ) -> None:
