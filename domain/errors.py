@@ -8,6 +8,7 @@ Every error a caller can see is an ``EdenMemoryError``; no driver or SDK excepti
     │   └── MissingExtraError         an optional dependency is not installed
     ├── InvalidInputError             bad arguments from a host or a user (also a ValueError)
     │   ├── InvalidMemoryTextError    empty, oversize or non-XML text for a memory
+    │   ├── SessionUsersError         a turn naming users its session was not recorded with
     │   └── NotFoundError             an id that names nothing (also a KeyError)
     ├── StoreError                    the store failed or refused
     │   ├── StoreUnavailableError     connection lost, timeout (safe to retry)
