@@ -138,9 +138,9 @@ class SearchSettings(_Settings):
     candidates_per_list: Positive = 2
     # Each retriever fetches at least this many candidates, whatever ``top_k``: the session
     # and time raises can lift only what was fetched, and a top 10 drawn from 100 recalls
-    # more than one drawn from 20 (issue 30, item 1: R@10 +1.3 over LoCoMo observations and
-    # +2.5 over dialog turns, depth chosen on one half of the conversations and scored on the
-    # other, ``benchmarks/recall_depth.py``).
+    # more than one drawn from 20 (issue 30, item 1: a top 10's R@10 +1.2 over LoCoMo
+    # observations and +2.5 over dialog turns; depths chosen on one half of the
+    # conversations and scored on the other, ``benchmarks/recall_depth.py``).
     min_candidates_per_list: Positive = 100
     # A search whose best hit's relevance is under this returns nothing (domain/relevance.py:
     # 0.5 is the line 95% of unrelated text stays under); 0 never abstains. Off with the
