@@ -301,7 +301,8 @@ class FactSearch:
         mode: SearchMode,
         rule: FusionRule,
     ) -> tuple[QueryDebug, list[FusedHit]]:
-        depth = k * self.settings.candidates_per_list
+        s = self.settings
+        depth = max(k * s.candidates_per_list, s.min_candidates_per_list)
         sem_hits, kw_hits = await asyncio.gather(
             self._semantic(vector, visibility, depth, mode),
             self._keyword(query, visibility, depth, mode),

@@ -31,6 +31,7 @@ from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.ranking import Fusion, FusionRule, FusionWeights, Hit, fuse, single
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings
+from eden_memory.ports.embedder import Embedder
 
 DEPTH = 100
 
@@ -51,9 +52,14 @@ Ranker = Callable[[Lists], list[str]]
 
 
 async def collect(
-    samples: Sequence[Sample], folder: Path, corpus: str
+    samples: Sequence[Sample],
+    folder: Path,
+    corpus: str,
+    embedder: Embedder | None = None,
+    depth: int = DEPTH,
 ) -> tuple[list[Lists], float, float]:
-    embedder = LocalEmbedder()
+    """Each question's candidates, ``depth`` deep per list (MiniLM unless ``embedder``)."""
+    embedder = LocalEmbedder() if embedder is None else embedder
     memory, _, _ = await eden_index(folder / f"{corpus}.db", embedder, samples, corpus)
     stores = memory.admin.stores
     floor = (await Calibrations(embedder).current()).search_floor
@@ -65,9 +71,9 @@ async def collect(
         for q in sample.questions:
             [vector] = (await embedder.embed([q.text], TextRole.QUERY)).vectors
             sem = await stores.ranking.semantic_ranking(
-                vector, scopes.visibility, DEPTH, space=embedder.space
+                vector, scopes.visibility, depth, space=embedder.space
             )
-            kw = await stores.ranking.keyword_ranking(q.text, scopes.visibility, DEPTH)
+            kw = await stores.ranking.keyword_ranking(q.text, scopes.visibility, depth)
             facts = await stores.facts.get_facts([r.id for r in [*sem, *kw]])
             covers = {f.id: f.source_message_ids for f in facts}
             sessions = {str(f.id): str(f.source_session_id) for f in facts if f.source_session_id}

@@ -125,8 +125,9 @@ class SearchSettings(_Settings):
     # A calendar date named ("on 13 October 2023") raises the facts said that day (give or
     # take one) by this much instead of ``time_boost``; 0 turns it off for dates.
     day_boost: NonNegative = 2.0
-    # Each candidate gains this share of the best score of another candidate from its
-    # session (domain/session_context.py); 0 turns it off. Chosen by benchmarks/session_time.py.
+    # Each candidate gains this share of the lead over the weakest candidate of another
+    # candidate from its session (domain/session_context.py); 0 turns it off. Chosen by
+    # benchmarks/session_time.py.
     session_weight: NonNegative = 0.3
     # Between results about the same thing, the newer first and the older marked
     # (domain/conflicts.py); False: the fused order as it is.
@@ -142,6 +143,12 @@ class SearchSettings(_Settings):
     max_queries: Positive = 3
     max_query_chars: Positive = 1000
     candidates_per_list: Positive = 2
+    # Each retriever fetches at least this many candidates, whatever ``top_k``: the session
+    # and time raises can lift only what was fetched, and a top 10 drawn from 100 recalls
+    # more than one drawn from 20 (issue 30, item 1: a top 10's R@10 +1.2 over LoCoMo
+    # observations and +2.5 over dialog turns; depths chosen on one half of the
+    # conversations and scored on the other, ``benchmarks/recall_depth.py``).
+    min_candidates_per_list: Positive = 100
     # A search whose best hit's relevance is under this returns nothing (domain/relevance.py:
     # 0.5 is the line 95% of unrelated text stays under); 0 never abstains. Off with the
     # thresholds (``thresholds=False``).
