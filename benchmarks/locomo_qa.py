@@ -143,7 +143,8 @@ async def evaluate(
     if llm is None and config.llm_provider == "none":
         raise SystemExit("no LLM configured: set EDEN_MEMORY_LLM_PROVIDER (see the docstring)")
     embedder = args.embedder_instance or make_embedder(args.embedder)
-    data = load_with_answers(args.data)[: args.conversations]
+    everything = load_with_answers(args.data)
+    data = everything[: args.conversations]
     saved = Saved(args.output, describe(args, config, (llm, answer_llm, judge_llm)))
     meter, started = UsageMeter(), time.perf_counter()
     answering = (args.answer_provider, args.answer_model)
@@ -162,7 +163,8 @@ async def evaluate(
         "judging": sum(r.judge_seconds for r in saved.records),
     }
     results["stages"] = stages(meter.snapshot(), seconds)
-    results["scores"] = await score([s for s, _ in data], results, embedder)
+    # All conversations, as formation_quality scores: the narrow row's bound is the file's.
+    results["scores"] = await score([s for s, _ in everything], results, embedder)
     saved.write(results)
     return results
 

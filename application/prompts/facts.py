@@ -16,6 +16,7 @@ from eden_memory.application.prompts.conversation import (
 )
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import Scope
+from eden_memory.domain.xml_context import escape
 
 SYSTEM = """You write the long-term facts an AI agent keeps from its conversations. The agent
 searches them later to answer questions like "Where does Ana work?" or "When did Ana move?".
@@ -25,14 +26,18 @@ Rules for every fact:
 2. Name who it is about, in the third person: "Ana is a nurse", never "I am a nurse" and
    never "the user".
 3. Write it in your own words. Never copy a message.
-4. Turn relative dates into calendar dates, counted from the date of the message that says
+4. Be specific: keep the names, titles, places, numbers and dates the message gives:
+   "Ana adopted a cat named Miso", not "Ana has a pet".
+5. Turn relative dates into calendar dates, counted from the date of the message that says
    them: "last Sunday" in a message sent on Wed 2024-03-13 is Sunday 10 March 2024.
-5. At most {max_words} words.
+6. At most {max_words} words.
 
 Keep what stays true and may be asked about later: who people are, their work, family, home,
 pets, hobbies, plans, what they did and when, places, names, numbers. A past event with its
-date stays true. Leave out greetings, thanks, compliments, small talk, and suggestions the
-agent made that nobody took up.
+date stays true. Read the conversation message by message: a message in which someone tells
+what they did, have, like or plan usually holds one fact or more, each one its own fact.
+Leave out greetings, thanks, compliments, small talk, and suggestions the agent made that
+nobody took up.
 
 {data_note}"""
 
@@ -68,6 +73,10 @@ EXAMPLE_FACTS = (
     ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
 )
 
+# The answer's shape with three entries: shown one entry, the model answered one fact or two.
+_ENTRY = '{"content": "...", "scope": "...", "source_messages": [...]}'
+ANSWER_SHAPE = f'{{"facts": [{_ENTRY}, {_ENTRY}, {_ENTRY}, ...]}}'
+
 SCOPES = {
     Scope.USER: '"user": about the people the agent talks with, useful in later talks with '
     'this user ("Ana works night shifts").',
@@ -85,15 +94,26 @@ def fact_extraction_prompt(
     allowed = "\n".join(f"- {SCOPES[s]}" for s in (Scope.USER, Scope.AGENT) if s in scopes)
     system = SYSTEM.format(max_words=max_words, data_note=DATA_NOTE)
     system += "\n\n" + example(scopes)
+    people = speakers_in_order(messages)
+    about = f": first what it tells about {', then '.join(people)}" if people else ""
     prompt = f"""Give every fact exactly one scope, chosen from these (no others are allowed):
 {allowed}
 {instructions_block(memory_instructions)}
 {render_conversation(messages)}
 
-List every fact worth keeping from this conversation. In "source_messages" give the numbers
-of the one to three messages that state the fact, not every message about its topic.
-Answer as JSON: {{"facts": [{{"content": "...", "scope": "...", "source_messages": [1]}}]}}"""
+List every fact worth keeping from this conversation{about}.
+In "source_messages" give the numbers of the one to three messages that state the fact, not
+every message about its topic.
+Answer as JSON, one entry for each fact (a message that says several things gives several):
+{ANSWER_SHAPE}"""
     return system, prompt
+
+
+def speakers_in_order(messages: Sequence[Message]) -> list[str]:
+    """The people who speak, by name, in the order they first do. Asked for "every fact",
+    Qwen2.5-1.5B gave one or two broad ones; asked person by person, several of each."""
+    names = (" ".join((m.author_name or "").split()) for m in messages)
+    return [escape(name) for name in dict.fromkeys(names) if name]
 
 
 def example(scopes: Collection[Scope]) -> str:

@@ -75,7 +75,21 @@ def test_the_fact_request_does_not_offer_an_empty_answer() -> None:
     # session full of facts; without it, three facts (docs/decisions.md, item 2).
     _, prompt = fact_extraction_prompt([SNEAKY], BOTH, 30)
     assert "empty" not in prompt
-    assert prompt.rstrip().endswith('"source_messages": [1]}]}')
+    assert prompt.rstrip().endswith('"source_messages": [...]}, ...]}')
+
+
+def test_the_fact_request_shows_several_entries_and_asks_person_by_person() -> None:
+    # Shown one entry and asked for "every fact", Qwen2.5-1.5B answered one or two broad facts
+    # per LoCoMo session; with three entries, person by person, more (docs/decisions.md).
+    rui = Message(id="m3", role=Role.USER, text="Hi", sent_at=AT, author_name="Rui  <Costa>")
+    agent = Message(id="m4", role=Role.AGENT, text="Hello", sent_at=AT)
+    system, prompt = fact_extraction_prompt([NAMED, agent, rui, NAMED], BOTH, 30)
+    assert "first what it tells about Tomas Novak, then Rui &lt;Costa&gt;." in prompt
+    assert prompt.count('{"content": "...", "scope": "...", "source_messages": [...]}') == 3
+    assert "a message that says several things gives several" in prompt
+    assert '"Ana adopted a cat named Miso", not "Ana has a pet"' in system
+    _, unnamed = fact_extraction_prompt([SNEAKY], BOTH, 30)
+    assert "List every fact worth keeping from this conversation: first what" not in unnamed
 
 
 def test_the_conversation_is_framed_as_data_in_every_prompt_that_shows_it() -> None:
