@@ -38,6 +38,11 @@ class MemoryContext:
 class _Entry:
     context: MemoryContext
     revisions: dict[ScopeKey, int]
+    until: datetime | None  # when a fact it shows expires: no longer true from then on
+
+    def serves(self, now: datetime, ttl: timedelta, revisions: dict[ScopeKey, int]) -> bool:
+        fresh = now - self.context.built_at < ttl and (self.until is None or now < self.until)
+        return fresh and revisions == self.revisions
 
     @property
     def cached(self) -> MemoryContext:
@@ -73,14 +78,15 @@ class ContextAssembler:
         keys = scopes.keys()
         # Read before building, so a change that lands meanwhile is seen by the next call.
         revisions = await self._revisions.revisions(keys)
-        fresh = entry is not None and now - entry.context.built_at < self.cache.ttl
-        if entry is not None and fresh and revisions == entry.revisions:
+        if entry is not None and entry.serves(now, self.cache.ttl, revisions):
             return entry.cached
-        context = await self._build(scopes, now)
-        self.cache.put(cache_key, _Entry(context, revisions), now)
+        context, until = await self._build(scopes, now)
+        self.cache.put(cache_key, _Entry(context, revisions, until), now)
         return context
 
-    async def _build(self, scopes: ActiveScopes, now: datetime) -> MemoryContext:
+    async def _build(
+        self, scopes: ActiveScopes, now: datetime
+    ) -> tuple[MemoryContext, datetime | None]:
         keys = scopes.keys()
         blobs, buffered, facts = await asyncio.gather(
             self._buffers.get_consolidated(keys),
@@ -89,15 +95,23 @@ class ContextAssembler:
         )
         sections = [_section(key, blobs, buffered) for key in keys]
         xml = render_memory_context(sections, facts, now)
-        return MemoryContext(xml, now, False, len(facts), keys)
+        until = min((f.valid_until for f in facts if f.valid_until is not None), default=None)
+        return MemoryContext(xml, now, False, len(facts), keys), until
 
     async def _fifo(self, scopes: ActiveScopes, now: datetime) -> list[Fact]:
+        """The FIFO; when expired facts took places in the store's page, a longer page (the
+        store does not read ``valid_until``, kept in the fact's record)."""
         s = self._settings.facts
         if not s.fifo_enabled or s.fifo_limit == 0 or scopes.visibility.is_empty:
             return []
-        found = await self._facts.recent_facts(scopes.visibility, fifo_since(now, s), s.fifo_limit)
-        # The store narrows by index; the domain's rule decides (and orders) what is shown.
-        return select_fifo(found, scopes.visibility, now, s)
+        since, limit = fifo_since(now, s), s.fifo_limit
+        while True:
+            found = await self._facts.recent_facts(scopes.visibility, since, limit)
+            # The store narrows by index; the domain's rule decides (and orders) what is shown.
+            shown = select_fifo(found, scopes.visibility, now, s)
+            if len(found) < limit or len(shown) >= s.fifo_limit:
+                return shown
+            limit *= 2
 
 
 def _section(

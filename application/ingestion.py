@@ -7,6 +7,11 @@ facts already stored), and the rest are embedded ``batch_size`` at a time, one e
 per batch; each batch is written while the next one is validated (``ingestion_writes``).
 A new fact's id is 128 random bits (hex), which is never looked up; a host's own id is.
 
+An item may say what it replaces (``supersedes``: a fact's id; ``key``: a name of the host's
+for what the fact is about, the newest fact of a key being the true one) and until when it
+holds (``valid_until``); what it supersedes is retired as it is stored (``FactStore.
+add_superseding``, ``domain.supersession``), and the report lists it (``superseded``).
+
 Limits: a host's fact is one line of at most ``MAX_LINE_CHARS`` characters, like every
 stored fact. The 30-word limit of extraction is *not* applied: it is an instruction to the
 extraction model, and a host's own records may legitimately be longer. ``max_words`` sets a
@@ -32,7 +37,7 @@ from eden_memory.application.ingestion_writes import (
 )
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId
+from eden_memory.domain.ids import AgentId, FactId, MessageId, SessionId, UserId, check_id
 from eden_memory.domain.models import Fact
 from eden_memory.domain.problems import reason
 from eden_memory.domain.scopes import Scope, ScopeKey
@@ -61,6 +66,20 @@ class FactInput(BaseModel):
     source_session_id: str | None = None
     source_message_ids: tuple[str, ...] = ()
     id: str | None = Field(default=None, description="The host's id (default: a new one).")
+    key: str | None = Field(
+        default=None,
+        description="What the fact is about, named by the host ('user.home_city'): it "
+        "supersedes the older active fact of its scope with the same key.",
+    )
+    supersedes: str | None = Field(
+        default=None,
+        description="The id of a fact this one replaces: stored, or given earlier in the call.",
+    )
+    valid_until: datetime | None = Field(
+        default=None,
+        description="When the fact stops being true: after it, it leaves the context and "
+        "search, and stays listed.",
+    )
 
 
 def build_fact(
@@ -84,6 +103,8 @@ def build_fact(
         updated_at=now,
         embedding_model=space.model,
         embedding_dim=space.dimension,
+        supersede_key=item.key,
+        valid_until=item.valid_until,
     )
 
 
@@ -123,11 +144,12 @@ async def ingest_facts(
     if isinstance(batch_size, bool) or not 1 <= batch_size <= MAX_BATCH_SIZE:
         raise InvalidInputError(f"batch_size must be from 1 to {MAX_BATCH_SIZE}")
     report = IngestReport()
-    writer = BatchWriter(store, embedder, report)
+    now = clock.now()
+    writer = BatchWriter(store, embedder, report, now)
     progress = _Progress(on_progress)
     try:
         last = await _validate_and_send(
-            items, _Maker(clock.now(), embedder, max_words), writer, report, batch_size, progress
+            items, _Maker(now, embedder, max_words), writer, report, batch_size, progress
         )
         await writer.finish()
     except BaseException:
@@ -151,7 +173,10 @@ class _Maker:
         item = raw if isinstance(raw, FactInput) else FactInput.model_validate(raw)
         content = single_line(item.content, max_words=self._max_words, what="fact")
         fact = build_fact(item, content, self._now, self._space, self._ids)
-        return Pending(index, fact, named=bool(item.id))
+        supersedes = None
+        if item.supersedes is not None:
+            supersedes = FactId(check_id(item.supersedes, "supersedes"))
+        return Pending(index, fact, named=bool(item.id), supersedes=supersedes)
 
 
 async def _validate_and_send(

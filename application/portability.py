@@ -40,7 +40,7 @@ async def export_agent(
         page = await facts.list_facts(FactQuery(agent_id, status=None, limit=PAGE, after=after))
         vectors = await facts.get_vectors([f.id for f in page])
         for fact in page:
-            yield _line("fact", fact.model_dump(mode="json"), vector=vectors.get(fact.id))
+            yield _line("fact", fact.exported(), vector=vectors.get(fact.id))
         if len(page) < PAGE:
             break
         after = ListingPosition.after(page[-1])

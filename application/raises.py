@@ -1,4 +1,5 @@
-"""Raising a query's candidates by their session-mates and by the time the query names.
+"""Raising a query's candidates by their session-mates and by the time the query names, and
+lowering them by age when a half-life is set (``domain/decay.py``).
 
 Both raises need to know of each candidate when it was said and in which session: that much
 is read here (``FactStore.fact_origins``), before the cut to ``top_k``, and the search then
@@ -8,14 +9,16 @@ once). The rules are the domain's (``domain/session_context.py``, ``domain/tempo
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from eden_memory.application.hits import visible_facts
+from eden_memory.domain.decay import decayed
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
-from eden_memory.domain.ranking import FusedHit
+from eden_memory.domain.ranking import FusedHit, merge_queries
 from eden_memory.domain.scopes import FactVisibility
 from eden_memory.domain.session_context import raise_by_session, session_bonuses
 from eden_memory.domain.settings import SearchSettings
@@ -46,9 +49,9 @@ async def raise_candidates(
     named = [time_named(q, now) for q in queries]
     factors = [_factor(n, s) for n in named]
     ids = list(dict.fromkeys(FactId(h.id) for f in lists for h in f))
-    if not ids or (s.session_weight <= 0 and not any(factors)):
+    if not ids or (s.session_weight <= 0 and not any(factors) and s.age_half_life_days is None):
         return [Raised(f, {}, None, 0.0) for f in lists], {}
-    origins, facts = await _origins(store, ids, visibility, top_k)
+    origins, facts = await _origins(store, ids, lists, visibility, top_k, now)
     sessions = {str(i): o.session_id for i, o in origins.items() if o.session_id}
     said = {str(i): o.formed_at for i, o in origins.items()}
     raised = []
@@ -57,19 +60,32 @@ async def raise_candidates(
         out = raise_by_session(hits, bonuses) if bonuses else hits
         if n is not None and factor > 0:
             out = boost_in_time(out, n, said, factor)
+        if s.age_half_life_days is not None:
+            out = decayed(out, said, now, s.age_half_life_days)
         raised.append(Raised(out, bonuses, n if factor > 0 else None, factor))
     return raised, facts
 
 
 async def _origins(
-    store: FactStore, ids: list[FactId], visibility: FactVisibility, top_k: int
+    store: FactStore,
+    ids: list[FactId],
+    lists: list[list[FusedHit]],
+    visibility: FactVisibility,
+    top_k: int,
+    now: datetime,
 ) -> tuple[dict[FactId, FactOrigin], dict[FactId, Fact]]:
     """Up to ``top_k`` candidates, all of which may be returned, are read whole at once (one
-    read, not two); more are read by origin, and whole only once they have won."""
-    if len(ids) > top_k:
-        return await store.fact_origins(ids, visibility), {}
-    facts = await visible_facts(store, ids, visibility)
-    return {i: FactOrigin(f.formed_at, f.source_session_id) for i, f in facts.items()}, facts
+    read, not two). More are read by origin, and at the same time the ``top_k`` that win
+    unless a raise reorders them are read whole: the two reads share one wait (a round trip
+    to a server, a hop to the embedded store's reader), and the search reads whole only the
+    winners a raise brought in."""
+    if len(ids) <= top_k:
+        facts = await visible_facts(store, ids, visibility, now)
+        return {i: FactOrigin(f.formed_at, f.source_session_id) for i, f in facts.items()}, facts
+    likely = [FactId(h.id) for h in merge_queries([hits[:top_k] for hits in lists])[:top_k]]
+    return await asyncio.gather(
+        store.fact_origins(ids, visibility), visible_facts(store, likely, visibility, now)
+    )
 
 
 def _factor(named: TimeFilter | None, s: SearchSettings) -> float:

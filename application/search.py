@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
+from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
 from eden_memory.domain.embedding_space import TextRole
@@ -31,12 +32,13 @@ from eden_memory.domain.ranking import (
     Hit,
     fuse,
     merge_queries,
-    relative,
     single,
 )
+from eden_memory.domain.relevance import answerable, hit_relevance
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
-from eden_memory.domain.temporal import TimeFilter
+from eden_memory.domain.temporal import TimeFilter, without_relative_time
+from eden_memory.domain.vectors import cosine
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import FactRanking, FactStore
@@ -52,13 +54,19 @@ class SearchMode(StrEnum):
 class SearchResult:
     """One fact found. ``score`` orders the results: the fused score in hybrid mode (the
     retriever's own alone), raised for the session and the time a query names; ``relevance``
-    is its share of the best result's. What each number means is ``score_meaning``'s to say."""
+    says how likely the fact is to be about the question, on one scale for every embedder
+    (``domain.relevance``). What each number means is ``score_meaning``'s to say."""
 
     fact: Fact
     score: float
     semantic_score: float | None  # cosine, -1 to 1
     keyword_score: float | None  # BM25 (Atlas's score on Atlas), 0 and up, unbounded
-    relevance: float = 1.0  # ``score`` as a share of the best hit's, in [0, 1] (``relative``)
+    # In [0, 1]; 0.5 and over: closer to the question than 95% of unrelated text. None: a
+    # keyword-only search on a store that cannot tell (Atlas).
+    relevance: float | None = None
+    # A newer result about the same thing, ranked above this one: this fact may be out of
+    # date (``application/freshness.py``).
+    newer: FactId | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,9 @@ class SearchDebug:
     fusion: str = ""  # e.g. "score 0.5/0.5" or "rrf k=60 1.0/1.0"
     queries: list[QueryDebug] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    # Hits found but none relevant: how many, and the best one's relevance (else None).
+    abstained: int = 0
+    best_relevance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -150,24 +161,37 @@ class FactSearch:
         )
         seconds["retrieve_and_fuse"] = time.perf_counter() - started
         started = time.perf_counter()
+        now = self.clock.now()
         context, facts = await raise_candidates(
             self.facts,
             self.settings,
-            self.clock.now(),
+            now,
             queries,
             [f for _, f in per_query],
             scopes.visibility,
             k,
         )
-        merged = merge_queries([c.hits[:k] for c in context])
-        wanted = [FactId(h.id) for h in merged if h.id not in facts]
-        facts |= await visible_facts(self.facts, wanted, scopes.visibility)
+        kept = await self._winners([c.hits for c in context], facts, k, scopes.visibility, now)
+        unscored = [FactId(h.id) for h in kept if h.semantic_score is None]
+        cosines = await self._cosines(unscored, vectors)
         seconds["read_facts"] = time.perf_counter() - started
-        kept = [h for h in merged if h.id in facts]
-        results = [
-            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, share)
-            for h, share in zip(kept, relative([h.score for h in kept]), strict=True)
+        scale = (await self.calibrations.current()).scale
+        relevances = [
+            hit_relevance(scale, cosines.get(h.id, h.semantic_score), h.keyword_coverage)
+            for h in kept
         ]
+        results = [
+            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, r)
+            for h, r in zip(kept, relevances, strict=True)
+        ]
+        line = self.settings.abstain_below if thresholds else 0.0
+        abstained = 0
+        if results and line > 0 and not answerable(relevances, line):
+            abstained, results = len(results), []
+        if self.settings.newer_first and len(results) > 1:
+            started = time.perf_counter()
+            results = await self._newer_first(results, queries)
+            seconds["newer_first"] = time.perf_counter() - started
         started = time.perf_counter()
         found = [r.fact.id for r in results]
         if self.track is None:
@@ -194,7 +218,42 @@ class FactSearch:
         ]
         info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
+        info.abstained = abstained
+        known = [r for r in relevances if r is not None]
+        info.best_relevance = max(known) if known else None
         return SearchResponse(results, info)
+
+    async def _cosines(
+        self, ids: Sequence[FactId], vectors: Sequence[list[float] | None]
+    ) -> dict[str, float]:
+        """The cosines of hits no semantic ranking scored (keyword-only), with the closest
+        query, so that every hit of a search with a query vector has a semantic relevance."""
+        queries = [v for v in vectors if v is not None]
+        if not ids or not queries:
+            return {}
+        stored = await self.facts.get_vectors(list(ids))
+        return {i: max(cosine(q, v) for q in queries) for i, v in stored.items()}
+
+    async def _winners(
+        self,
+        lists: list[list[FusedHit]],
+        facts: dict[FactId, Fact],
+        k: int,
+        visibility: FactVisibility,
+        now: datetime,
+    ) -> list[FusedHit]:
+        """Each query's best ``k`` candidates that are live, merged; ``facts`` gains the ones
+        read. A candidate left out (expired, or changed since it was ranked) gives its place
+        to the next one of its list."""
+        gone: set[str] = set()
+        while True:
+            tops = [[h for h in hits if h.id not in gone][:k] for hits in lists]
+            wanted = list(dict.fromkeys(FactId(h.id) for t in tops for h in t if h.id not in facts))
+            if not wanted:
+                return merge_queries(tops)
+            found = await visible_facts(self.facts, wanted, visibility, now)
+            facts |= found
+            gone |= {i for i in wanted if i not in found}
 
     async def _embed(
         self, queries: Sequence[str], mode: SearchMode, seconds: dict[str, float]
@@ -246,7 +305,17 @@ class FactSearch:
     ) -> list[Hit]:
         if mode is SearchMode.SEMANTIC:
             return []
-        return await self.ranking.keyword_ranking(query, visibility, depth)
+        return await self.ranking.keyword_ranking(without_relative_time(query), visibility, depth)
+
+    async def _newer_first(
+        self, results: list[SearchResult], queries: Sequence[str]
+    ) -> list[SearchResult]:
+        """Of two results about the same thing, the newer first and the older marked."""
+        facts, floor = [r.fact for r in results], self.settings.same_thing_similarity
+        space = self.embedder.space
+        settled = await settle(self.facts, facts, queries, floor, space, self.clock.now())
+        marks = {i: facts[j].id for i, j in settled.newer.items()}
+        return [replace(results[i], newer=marks.get(i)) for i in settled.order]
 
     async def _rule(self, thresholds: bool) -> FusionRule:
         """The fusion and floors of this search (every floor off when ``thresholds`` is off)."""

@@ -35,8 +35,11 @@ async def main_async() -> None:
     for embedder in embedders():
         scores = await pair_scores(embedder)
         floors = await measure(embedder)
+        scale = floors.scale
         print(
-            f"{floors.model}: search floor {floors.search_floor}, dedup floor {floors.dedup_floor}"
+            f"{floors.model}: search floor {floors.search_floor}, dedup floor {floors.dedup_floor},"
+            f" relevance scale (unrelated median / 95th / max) {scale.typical} / {scale.line}"
+            f" / {scale.most}"
         )
         for name, values in (
             ("question/answer", scores.answers),

@@ -7,6 +7,8 @@ a fixed set of sentence pairs (``application/calibration_set.py``):
 * **search**: a hit must score above what 95% of *unrelated* pairs score, but the floor never
   rises above what 90% of question/answer pairs reach (a model that scores unrelated text
   high keeps its answers rather than its precision);
+* **relevance**: a hit's cosine is read against the unrelated pairs' median, 95th percentile
+  and maximum (``relevance.SemanticScale``): what says a search found nothing relevant;
 * **dedup**: a candidate must score as high as 90% of pairs that state *the same attribute*
   (a restatement, an update, a contradiction) do, but never lower than 99% of unrelated pairs,
   so the judge is not asked about facts that merely share a style.
@@ -18,10 +20,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from eden_memory.domain.relevance import SemanticScale
+
 SEARCH_UNRELATED_QUANTILE = 0.95
 SEARCH_ANSWER_QUANTILE = 0.10
 DEDUP_SAME_QUANTILE = 0.10
 DEDUP_UNRELATED_QUANTILE = 0.99
+GAP = 0.001
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,7 @@ class Calibration:
     search_floor: float
     dedup_floor: float
     source: str
+    scale: SemanticScale  # the unrelated pairs' cosines, for relevance and abstention
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,19 @@ def calibrate(model: str, scores: PairScores, source: str) -> Calibration:
         quantile(scores.same_attribute, DEDUP_SAME_QUANTILE),
         quantile(scores.unrelated, DEDUP_UNRELATED_QUANTILE),
     )
-    return Calibration(model, _clamp(search), _clamp(dedup), source)
+    return Calibration(model, _clamp(search), _clamp(dedup), source, unrelated_scale(scores))
+
+
+def unrelated_scale(scores: PairScores) -> SemanticScale:
+    """The median, 95th percentile and maximum of the unrelated pairs' cosines, kept apart by
+    at least ``GAP`` (a model scoring every unrelated pair alike still gets a usable scale)."""
+    typical = min(_clamp(quantile(scores.unrelated, 0.5)), 1.0 - 2 * GAP)
+    line = min(
+        max(_clamp(quantile(scores.unrelated, SEARCH_UNRELATED_QUANTILE)), typical + GAP),
+        1.0 - GAP,
+    )
+    most = min(1.0, max(_clamp(max(scores.unrelated)), line + GAP))
+    return SemanticScale(typical, line, most)
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -78,7 +96,11 @@ def _clamp(value: float) -> float:
 # similarity is shared words (or none at all), and the suites are written against them.
 RECORDED: dict[str, Calibration] = {
     "all-MiniLM-L6-v2": Calibration(
-        "all-MiniLM-L6-v2", 0.227, 0.684, "python -m benchmarks.calibrate, the built-in pairs"
+        "all-MiniLM-L6-v2",
+        0.227,
+        0.684,
+        "python -m benchmarks.calibrate, the built-in pairs",
+        SemanticScale(0.049, 0.235, 0.544),
     ),
     # e5 scores every pair high (unrelated pairs: median 0.75): the reason floors are per model.
     # Questions embedded as queries, facts as passages (TextRole), as search and dedup do.
@@ -87,7 +109,18 @@ RECORDED: dict[str, Calibration] = {
         0.776,
         0.893,
         "python -m benchmarks.calibrate, the built-in pairs",
+        SemanticScale(0.753, 0.815, 0.883),
     ),
-    "fake-hash": Calibration("fake-hash", 0.65, 0.7, "test embedder: the seeds' numbers"),
-    "keyword-hash": Calibration("keyword-hash", 0.65, 0.7, "test embedder: the seeds' numbers"),
+    # The test embedders' relevance line is their search floor: a hit that clears the floor
+    # is relevant, as the suites written against the seeds' numbers expect.
+    "fake-hash": Calibration(
+        "fake-hash", 0.65, 0.7, "test embedder: the seeds' numbers", SemanticScale(0.0, 0.65, 0.9)
+    ),
+    "keyword-hash": Calibration(
+        "keyword-hash",
+        0.65,
+        0.7,
+        "test embedder: the seeds' numbers",
+        SemanticScale(0.0, 0.65, 0.9),
+    ),
 }

@@ -18,7 +18,8 @@ def fifo_since(now: datetime, settings: FactSettings) -> datetime:
 def select_fifo(
     facts: Iterable[Fact], visibility: FactVisibility, now: datetime, settings: FactSettings
 ) -> list[Fact]:
-    """Visible active facts formed within the max age, newest first, at most ``fifo_limit``."""
+    """Visible active facts formed within the max age and not expired (``Fact.expired``),
+    newest first, at most ``fifo_limit``."""
     if not settings.fifo_enabled or settings.fifo_limit == 0:
         return []
     since = fifo_since(now, settings)
@@ -27,6 +28,7 @@ def select_fifo(
         for f in facts
         if f.is_active
         and f.formed_at >= since
+        and not f.expired(now)
         and visibility.admits(f.agent_id, f.scope, f.user_id)
     ]
     chosen.sort(key=newest_first)

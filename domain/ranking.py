@@ -45,6 +45,9 @@ class Hit:
 
     id: FactId
     score: float
+    # Keyword hits: the share of the question's keyword weight the fact holds (``relevance``),
+    # where the store can tell; None otherwise.
+    coverage: float | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class FusedHit:
     semantic_rank: int | None = None
     keyword_score: float | None = None
     keyword_rank: int | None = None
+    keyword_coverage: float | None = None
 
 
 def rrf_scores(
@@ -132,6 +136,7 @@ def fuse(semantic: Sequence[Hit], keyword: Sequence[Hit], rule: FusionRule) -> l
         sem, kw = _best_first(sem), _best_first(kw)
     sem_at: dict[str, tuple[int, float]] = {h.id: (r, h.score) for r, h in enumerate(sem, start=1)}
     kw_at: dict[str, tuple[int, float]] = {h.id: (r, h.score) for r, h in enumerate(kw, start=1)}
+    covered: dict[str, float | None] = {h.id: h.coverage for h in kw}
     weights = [rule.weights.semantic, rule.weights.keyword]
     if rule.fusion is Fusion.RRF:
         # The floor is set for the classic weights 1 and 1 (single-list hits up to rank 6);
@@ -148,7 +153,7 @@ def fuse(semantic: Sequence[Hit], keyword: Sequence[Hit], rule: FusionRule) -> l
             continue
         s_rank, s_score = sem_at.get(doc, (None, None))
         k_rank, k_score = kw_at.get(doc, (None, None))
-        fused.append(FusedHit(doc, score, s_score, s_rank, k_score, k_rank))
+        fused.append(FusedHit(doc, score, s_score, s_rank, k_score, k_rank, covered.get(doc)))
     return fused
 
 
@@ -158,7 +163,7 @@ def single(hits: Sequence[Hit], threshold: float, *, semantic: bool) -> list[Fus
     if semantic:
         return [FusedHit(h.id, h.score, h.score, r) for r, h in enumerate(kept, start=1)]
     return [
-        FusedHit(h.id, h.score, keyword_score=h.score, keyword_rank=r)
+        FusedHit(h.id, h.score, keyword_score=h.score, keyword_rank=r, keyword_coverage=h.coverage)
         for r, h in enumerate(kept, start=1)
     ]
 
@@ -173,20 +178,6 @@ def merge_queries(per_query: Sequence[Sequence[FusedHit]]) -> list[FusedHit]:
             if hit.id not in best or hit.score > best[hit.id].score:
                 best[hit.id] = hit
     return sorted(best.values(), key=lambda h: (-h.score, first_seen[h.id], h.id))
-
-
-def relative(scores: Sequence[float]) -> list[float]:
-    """Each ranking score as a share of the best one, in [0, 1]: the relevance a search reports.
-
-    Ranking scores have no fixed scale (a cosine, BM25, a fused score raised for the time a
-    query names), so only their ratio to the best of the same search means something: 1 is
-    the best hit, 0.5 half its score. It is not a confidence: the best hit is 1 whatever it
-    is. A score at or under 0 is 0, and so is every score when none is above 0.
-    """
-    best = max(scores, default=0.0)
-    if best <= 0:
-        return [0.0] * len(scores)
-    return [min(1.0, max(0.0, s / best)) for s in scores]
 
 
 def _first_only(hits: Sequence[Hit]) -> list[Hit]:

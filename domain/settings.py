@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
+from eden_memory.domain.relevance import ABSTAIN_BELOW
 from eden_memory.domain.scopes import Scope
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -120,11 +121,24 @@ class SearchSettings(_Settings):
     # Each candidate gains this share of the best score of another candidate from its
     # session (domain/session_context.py); 0 turns it off. Chosen by benchmarks/session_time.py.
     session_weight: NonNegative = 0.3
+    # Between results about the same thing, the newer first and the older marked
+    # (domain/conflicts.py); False: the fused order as it is.
+    newer_first: bool = True
+    # The cosine from which two results are about the same thing too (near-duplicates);
+    # None: only facts of one supersede key are. Off by default: measured, no cosine tells an
+    # update from a fact of the same kind (benchmarks/freshness.py).
+    same_thing_similarity: Unit | None = None
+    # Scores decay by age with this half-life, in days (domain/decay.py); None: no decay.
+    age_half_life_days: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     default_top_k: Positive = 10
     max_top_k: Positive = 50
     max_queries: Positive = 3
     max_query_chars: Positive = 1000
     candidates_per_list: Positive = 2
+    # A search whose best hit's relevance is under this returns nothing (domain/relevance.py:
+    # 0.5 is the line 95% of unrelated text stays under); 0 never abstains. Off with the
+    # thresholds (``thresholds=False``).
+    abstain_below: Unit = ABSTAIN_BELOW
 
     @model_validator(mode="after")
     def _top_k_fits(self) -> Self:

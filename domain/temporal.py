@@ -151,6 +151,22 @@ def _relative(words: list[str], now: datetime) -> TimeFilter | None:
     return None
 
 
+# What ``_relative`` reads, as phrases a fact's text never needs to hold: its time is when
+# it was said, not these words.
+_RELATIVE = re.compile(
+    r"\b(?:yesterday|today|tonight|(?:last|this)\s+(?:week|month|year))\b", re.IGNORECASE
+)
+
+
+def without_relative_time(question: str) -> str:
+    """``question`` without the relative times it names ("last week", "yesterday"), for the
+    keyword side: the time raise reads them, and a fact holding "week" is no nearer to "what
+    did I do last week" (the words would count as missing from every fact). The question as
+    it was when nothing else is left."""
+    stripped = " ".join(_RELATIVE.sub(" ", question).split())
+    return stripped if any(c.isalnum() for c in stripped) else question
+
+
 def _next_month(first: datetime) -> datetime:
     return (first + timedelta(days=32)).replace(day=1)
 

@@ -19,6 +19,7 @@ from starlette.templating import Jinja2Templates
 
 from eden_memory.adapters.console.memory import ConsoleMemory
 from eden_memory.domain.ages import age_label
+from eden_memory.domain.models import Fact
 from eden_memory.domain.text import word_count
 
 HERE = Path(__file__).parent
@@ -62,12 +63,16 @@ def page(request: Request, name: str, code: int = 200, **values: Any) -> HTMLRes
     def age(then: datetime | None) -> str:
         return "" if then is None else age_label(then, now)
 
+    def fact_status(fact: Fact) -> str:
+        return fact.status_label(now)
+
     context = {
         "agents": console.agents,
         "read_only": request.app.state.read_only,
         "csrf": getattr(request.state, "csrf", ""),
         "now": now,
         "age": age,
+        "fact_status": fact_status,
         "note": NOTES.get(request.query_params.get("note", ""), ""),
         **values,
     }

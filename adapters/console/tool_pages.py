@@ -12,7 +12,7 @@ from eden_memory.adapters.console.downloads import attachment
 from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
 from eden_memory.adapters.console.params import number, required, scope_key, text, where
 from eden_memory.adapters.console.rendering import page
-from eden_memory.application.score_meaning import MEANINGS
+from eden_memory.application.score_meaning import MEANINGS, NEWER
 from eden_memory.domain.scopes import Scope, ScopeKey
 
 
@@ -40,6 +40,7 @@ async def search(request: Request) -> Response:
         found=found,
         facts=facts,
         meanings=MEANINGS,
+        newer=NEWER,
     )
 
 

@@ -158,20 +158,30 @@ def memory_entry(hit: SearchResult) -> MemoryEntry:
     """A fact as ADK shows memories: its text, when it was formed, its scope and score.
     No author: a fact is a statement about someone, not something they said."""
     fact = hit.fact
+    metadata: dict[str, Any] = {"scope": fact.scope.value, "relevance": hit.relevance}
+    if hit.newer is not None:  # a newer memory about the same thing outranks this one
+        metadata["newer"] = hit.newer
     return MemoryEntry(
         id=fact.id,
         content=types.Content(role="user", parts=[types.Part(text=fact.content)]),
         timestamp=fact.formed_at.isoformat(),
-        custom_metadata={"scope": fact.scope.value, "relevance": hit.relevance},
+        custom_metadata=metadata,
     )
 
 
 def _fact(entry: MemoryEntry, agent_id: str, user_id: str, now: datetime) -> dict[str, Any]:
+    """The fact of a memory; its ``custom_metadata`` may say what it supersedes (``key``,
+    ``supersedes``) and until when it holds (``valid_until``), as direct ingestion takes them."""
     parts = entry.content.parts or []
     text = " ".join(part.text for part in parts if part.text)
     formed = _time(entry.timestamp) if entry.timestamp else now
     fact = {"content": text, "scope": "user", "agent_id": agent_id, "user_id": user_id}
-    return fact | {"formed_at": formed, "id": entry.id}
+    told = entry.custom_metadata or {}
+    fresh = {name: told[name] for name in FRESHNESS if name in told}
+    return fact | {"formed_at": formed, "id": entry.id} | fresh
+
+
+FRESHNESS = ("key", "supersedes", "valid_until")
 
 
 def _time(timestamp: str) -> datetime:

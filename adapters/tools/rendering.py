@@ -1,9 +1,10 @@
 """What the model reads back from ``search_facts``: one compact line per fact.
 
 Lines look like the memory context's FIFO (``- [scope] content (age)``), so a model reads
-search results and context the same way. No XML escaping: a tool result is not inside the
-``<MemoryContext>`` document. With ``debug``, each fact's scores follow, labelled and
-explained as on every other surface (``application.score_meaning``).
+search results and context the same way; a result that a newer one about the same thing
+outranks says so in its parentheses, with the newer one's text. No XML escaping: a tool
+result is not inside the ``<MemoryContext>`` document. With ``debug``, each fact's scores
+follow, labelled and explained as on every other surface (``application.score_meaning``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from eden_memory.application.score_meaning import legend
+from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchResponse
 from eden_memory.domain.ages import age_label
 
@@ -21,8 +22,11 @@ def render_results(queries: Sequence[str], response: SearchResponse, now: dateti
     if not response.results:
         return f"No facts found for {asked}."
     lines = [f"Facts found for {asked}, best first:"]
+    contents = {r.fact.id: r.fact.content for r in response.results}
     lines += [
-        f"- [{r.fact.scope.value}] {r.fact.content} ({age_label(r.fact.formed_at, now)})"
+        f"- [{r.fact.scope.value}] {r.fact.content} ({age_label(r.fact.formed_at, now)}"
+        + ("" if r.newer is None else f"; outdated by the newer: {contents[r.newer]}")
+        + ")"
         for r in response.results
     ]
     if response.debug is not None:
@@ -47,9 +51,10 @@ def _debug_lines(response: SearchResponse) -> list[str]:
             )
     for r in response.results:
         session = f" (session +{gains[str(r.fact.id)]:.4f})" if str(r.fact.id) in gains else ""
+        newer = "" if r.newer is None else f" newer {r.newer}"
         lines.append(
-            f"  {r.fact.id}: relevance {r.relevance:.4f} score {r.score:.4f}{session} "
-            f"cosine {_num(r.semantic_score)} bm25 {_num(r.keyword_score)}"
+            f"  {r.fact.id}: relevance {shown(r.relevance)} score {r.score:.4f}{session} "
+            f"cosine {_num(r.semantic_score)} bm25 {_num(r.keyword_score)}{newer}"
         )
     timings = ", ".join(
         f"{stage} {seconds * 1000:.1f} ms" for stage, seconds in info.seconds.items()

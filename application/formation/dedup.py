@@ -150,7 +150,7 @@ class FactWriter:
             )
         )
         ids = [r.id for ranking in rankings for r in ranking]
-        facts = await visible_facts(self.facts, ids, scopes.visibility)
+        facts = await visible_facts(self.facts, ids, scopes.visibility, self.clock.now())
         candidates = [
             select_candidates(
                 [

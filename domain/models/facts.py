@@ -23,6 +23,10 @@ from eden_memory.domain.models.provenance import Origin, distinct
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
 from eden_memory.domain.text import check_encodable, content_hash, single_line
 
+# Fields a fact's export leaves out while unset: an export of facts that use none of them is,
+# byte for byte, what a release before them wrote, and reads (records refuse unknown fields).
+OPTIONAL_FIELDS = ("supersede_key", "valid_until")
+
 
 class FactStatus(StrEnum):
     ACTIVE = "active"
@@ -82,6 +86,12 @@ class Fact(Record):
     contributor_sessions: tuple[SessionId, ...] = ()
     # What retired it (a formation's session, users and messages), when a formation did.
     retired_by: Origin | None = None
+    # The host's name for what the fact is about ("user.home_city"): a newer fact of the same
+    # scope key with the same key supersedes it (``domain.supersession``).
+    supersede_key: str | None = None
+    # When it stops being true: past it the fact leaves the context and search, and stays
+    # listed (``expired``).
+    valid_until: UtcTime | None = None
 
     @field_validator("content")
     @classmethod
@@ -99,6 +109,13 @@ class Fact(Record):
         check_sources(self.source_session_id, self.source_message_ids)
         if self.superseded_by is not None:
             check_id(self.superseded_by, "superseded_by")
+        if self.supersede_key is not None:
+            check_id(self.supersede_key, "supersede key")
+        if self.valid_until is not None and self.valid_until <= self.formed_at:
+            raise ValueError(
+                f"valid_until ({self.valid_until.isoformat()}) must be after formed_at "
+                f"({self.formed_at.isoformat()})"
+            )
         if self.scope not in FACT_SCOPES:
             raise ValueError("facts are user- or agent-scoped, never session-scoped")
         ScopeKey(self.scope, self.agent_id, self.user_id)  # validates the owner
@@ -141,6 +158,20 @@ class Fact(Record):
     @property
     def is_active(self) -> bool:
         return self.status is FactStatus.ACTIVE
+
+    def exported(self) -> dict[str, object]:
+        """The fact as an export line holds it (JSON types; unset ``OPTIONAL_FIELDS`` left out)."""
+        unset = {name for name in OPTIONAL_FIELDS if getattr(self, name) is None}
+        return self.model_dump(mode="json", exclude=unset)
+
+    def expired(self, now: datetime) -> bool:
+        """Past its ``valid_until``: out of context and search, still listed."""
+        return self.valid_until is not None and self.valid_until <= now
+
+    def status_label(self, now: datetime) -> str:
+        """What listings show: ``active``, ``expired`` (active, past its valid_until) or
+        ``retired``."""
+        return "expired" if self.is_active and self.expired(now) else self.status.value
 
     def revised(
         self,

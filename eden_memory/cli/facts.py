@@ -41,7 +41,7 @@ def _rows(facts: list[Fact], memory: MemoryService) -> list[list[str]]:
             f.id,
             f.scope.value,
             f.user_id or "",
-            f.status.value,
+            f.status_label(now),
             str(f.version),
             age_label(f.formed_at, now),
             f.content,

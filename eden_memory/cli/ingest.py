@@ -53,9 +53,10 @@ def _records(
 
 
 def _print(report: IngestReport, numbers: list[int], errors: list[str]) -> None:
+    superseded = f", superseded {len(report.superseded)}" if report.superseded else ""
     say(
         f"added {len(report.added)}, duplicates {report.duplicates}, "
-        f"rejected {len(report.rejected) + len(errors)}, "
+        f"rejected {len(report.rejected) + len(errors)}{superseded}, "
         f"embedding calls {report.embedding_calls}"
     )
     lines = errors + [f"line {numbers[r.index]}: {r.reason}" for r in report.rejected]
@@ -82,7 +83,9 @@ def add_facts_command(
 ) -> None:
     """Add facts directly, no LLM: one JSON object per line with content, scope (user or
     agent), agent_id, user_id (user scope), formed_at (ISO 8601 with a time zone), and
-    optionally source_session_id, source_message_ids and id. Exact duplicates are skipped;
+    optionally source_session_id, source_message_ids, id, key (what the fact is about: the
+    newest fact of a key is kept, the older ones retired), supersedes (the id of a fact it
+    replaces) and valid_until (when it stops being true). Exact duplicates are skipped;
     invalid lines (not UTF-8, not JSON, nested too deep, or not a valid fact) are reported on
     stderr, one line each, with exit code 1, and the valid lines are still added (before and
     after them). Progress goes to stderr."""

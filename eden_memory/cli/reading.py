@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from eden_memory.application.score_meaning import legend
+from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.output import complain, notes, rows, say
@@ -80,11 +80,12 @@ def search(
         found = await memory.search_facts(conv, queries, top_k, debug=debug, mode=mode)
         data = [
             [
-                f"{r.relevance:.4f}",
+                shown(r.relevance),
                 _num(r.semantic_score),
                 _num(r.keyword_score),
                 r.fact.scope.value,
                 r.fact.id,
+                r.newer or "",
                 r.fact.content,
             ]
             for r in found.results
@@ -97,11 +98,12 @@ def search(
                 "keyword": r.keyword_score,
                 "scope": r.fact.scope.value,
                 "id": r.fact.id,
+                "newer": r.newer,
                 "content": r.fact.content,
             }
             for r in found.results
         ]
-        headers = ("relevance", "cosine", "bm25", "scope", "id", "content")
+        headers = ("relevance", "cosine", "bm25", "scope", "id", "newer", "content")
         rows(headers, data, as_json, records, stack=("id", "content"))
         if found.results and not as_json:
             notes(legend())

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.application.reports import FormationReport
-from eden_memory.application.score_meaning import RELEVANCE
+from eden_memory.application.score_meaning import RELEVANCE, shown
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.demo.real_model import AnsweredBy, describe, provider_llm
@@ -165,7 +165,7 @@ async def _show_memory(memory: MemoryService, console: Console) -> None:
         table.add_column("scope")
         table.add_column("fact")
         for r in found.results:
-            table.add_row(f"{r.relevance:.4f}", r.fact.scope.value, r.fact.content)
+            table.add_row(shown(r.relevance), r.fact.scope.value, r.fact.content)
         if not found.results:
             table.add_row("-", "-", "nothing visible to this user")
         console.print(table)

@@ -9,7 +9,13 @@ counts) say so, and the contract suite of each concern checks it.
 
 from eden_memory.ports.stores.buffers import BufferStore
 from eden_memory.ports.stores.bundle import Stores
-from eden_memory.ports.stores.facts import FactOrigin, FactQuery, FactStore, ListingPosition
+from eden_memory.ports.stores.facts import (
+    FactOrigin,
+    FactQuery,
+    FactStore,
+    ListingPosition,
+    Superseding,
+)
 from eden_memory.ports.stores.ranking import FactRanking
 from eden_memory.ports.stores.revisions import RevisionStore
 from eden_memory.ports.stores.sessions import PendingMessage, SessionStore
@@ -26,5 +32,6 @@ __all__ = [
     "RevisionStore",
     "SessionStore",
     "Stores",
+    "Superseding",
     "Vector",
 ]

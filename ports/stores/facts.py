@@ -11,6 +11,7 @@ from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
+from eden_memory.domain.supersession import Supersession
 from eden_memory.ports.stores.vectors import Vector
 
 
@@ -53,6 +54,15 @@ class FactOrigin:
     session_id: SessionId | None
 
 
+@dataclass(frozen=True)
+class Superseding:
+    """A new fact with its vector, and the fact it replaces when the host names one."""
+
+    fact: Fact
+    vector: Vector
+    supersedes: FactId | None = None
+
+
 class FactStore(Protocol):
     """Facts with their vectors. An adapter must: never hold two active facts with the same
     scope key and content hash (even under concurrent writers); treat a write of a stored id as
@@ -73,6 +83,24 @@ class FactStore(Protocol):
         either (a retried write is harmless): the stored one is returned. Vectors of another
         space than the store's raise ``EmbeddingSpaceError``; the first insert into an empty
         store sets its space.
+        """
+        ...
+
+    async def add_superseding(
+        self, items: Sequence[Superseding], now: datetime
+    ) -> list[Supersession]:
+        """Store each fact in order, retiring what it supersedes (``domain.supersession``,
+        retired at ``now``): the fact it names, and the other active facts of its scope key
+        with its ``supersede_key``; a fact older than the newest of its key is stored retired.
+
+        One transaction where the engine has them; elsewhere each fact is stored before the
+        facts it retires, so a failure leaves both active, and a retry finishes the work: a
+        fact whose id is stored is not stored again, its retirements are carried out. An
+        active fact with the scope key and content hash of an active stored fact changes
+        nothing (that one is returned). A named fact that is neither stored nor an earlier
+        item of the call raises ``NotFoundError``, one of another scope key
+        ``InvalidInputError``, before anything of the call is written. Vectors as in
+        ``add_facts``.
         """
         ...
 

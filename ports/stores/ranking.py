@@ -39,7 +39,10 @@ class FactRanking(Protocol):
         """Active visible facts ranked by keyword relevance (BM25 or the engine's own), best first.
 
         Scores are positive and larger is better; ``text_score_threshold`` is this engine's
-        calibrated floor for a meaningful match.
+        calibrated floor for a meaningful match. Each hit's ``coverage`` is the share of the
+        query's keyword weight it holds (its score over that of a fact of average length
+        holding every query term once, at most 1), or None where the engine cannot tell
+        (Atlas): relevance and abstention read it (``domain.relevance``).
         """
         ...
 

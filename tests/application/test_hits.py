@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from eden_memory.application.hits import visible_facts
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.scopes import FactVisibility, Scope
@@ -21,6 +23,17 @@ async def test_retired_deleted_and_moved_facts_are_left_out() -> None:
     await store.update_fact(retired.retired(T0, "contradicted", kept.id), None, 1)
     await store.delete_facts([deleted.id])
     await store.update_fact(moved.evolve(user_id=UserId("bob")), None, 1)
-    assert await visible_facts(store, ranked, ALICE) == {kept.id: kept}
-    assert await visible_facts(store, [kept.id, kept.id], ALICE) == {kept.id: kept}
-    assert await visible_facts(store, [], ALICE) == {}
+    assert await visible_facts(store, ranked, ALICE, T0) == {kept.id: kept}
+    assert await visible_facts(store, [kept.id, kept.id], ALICE, T0) == {kept.id: kept}
+    assert await visible_facts(store, [], ALICE, T0) == {}
+
+
+async def test_expired_facts_are_left_out_from_their_valid_until_on() -> None:
+    store = memory_stores().facts
+    until = T0 + timedelta(days=1)
+    lasting = fact("lasting", 1).evolve(valid_until=until)
+    await store.add_facts([lasting], [[1.0, 0.0]])
+    assert await visible_facts(store, [lasting.id], ALICE, until - timedelta(seconds=1)) == {
+        lasting.id: lasting
+    }
+    assert await visible_facts(store, [lasting.id], ALICE, until) == {}

@@ -74,7 +74,7 @@ def test_search_ids_are_whole_at_80_columns_and_the_scores_are_explained(run: Ru
     assert max(len(line) for line in out.splitlines()) <= 80
     assert _whole_ids(out) == {"01" + "f" * 30, "04" + "f" * 30}
     said = " ".join(out.split())
-    assert "relevance: 0-1, the result's ranking score as a share of the best" in said
+    assert "relevance: 0-1, how likely the fact is about the query" in said
     assert "bm25: the keyword retriever's raw score: BM25, 0 and up, unbounded" in said
     scores = [float(line.split("│")[1]) for line in out.splitlines() if re.match(r"│ \d", line)]
     assert scores
@@ -90,9 +90,11 @@ def test_piped_search_keeps_its_columns_and_says_the_meanings_on_stderr(run: Run
         "bm25",
         "scope",
         "id",
+        "newer",
         "content",
     ]
-    assert "relevance: 0-1, the result's ranking score" in " ".join(err.split())
+    assert "relevance: 0-1, how likely the fact is about the query" in " ".join(err.split())
+    assert "newer: a newer result about the same thing" in " ".join(err.split())
 
 
 def test_a_shortened_fact_id_is_taken_when_it_names_one_fact(run: Run) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -269,3 +270,17 @@ def test_after_a_write_the_console_never_redirects_elsewhere(world: World, back:
     answer = client.post("/reflection/edit", data=form, headers={"origin": ORIGIN})
     assert answer.status_code == 303
     assert answer.headers["location"].startswith("/agent?agent=nova&note=")
+
+
+def test_an_expired_fact_is_listed_as_expired_with_its_valid_until(world: World) -> None:
+    now = world.clock.now()
+    item: dict[str, object] = {"content": "Alice is in Rome this week", "agent_id": "nova"}
+    item["user_id"] = "alice"
+    item |= {"formed_at": now - timedelta(days=8), "valid_until": now - timedelta(days=1)}
+    report = asyncio.run(world.memory.admin.add_facts([item]))
+    client = signed_in(console(world))
+    listing = client.get("/facts?agent=nova&status=active").text
+    row = listing[listing.index("Alice is in Rome this week") :].split("</tr>")[0]
+    assert "<td>expired</td>" in row
+    html = client.get(f"/fact?agent=nova&id={report.added[0]}").text
+    assert (now - timedelta(days=1)).isoformat() in html

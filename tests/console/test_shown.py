@@ -9,7 +9,7 @@ import re
 from datetime import timedelta
 
 from eden_memory.application.ingestion import FactInput
-from eden_memory.application.score_meaning import MEANINGS
+from eden_memory.application.score_meaning import MEANINGS, NEWER
 from tests.application.story import World, make_world
 from tests.console.client import console, sample_world, signed_in
 
@@ -71,7 +71,7 @@ def test_the_search_page_says_what_each_score_means() -> None:
     page = signed_in(console(sample_world())).get("/search?agent=nova&user=alice&q=Porto").text
     legend = re.search(r'<dl class="legend" id="score-meanings">(.*?)</dl>', page, re.S)
     assert legend is not None
-    for meaning in MEANINGS:
+    for meaning in (*MEANINGS, NEWER):
         assert f"<dt>{meaning.label}</dt><dd>{meaning.text}</dd>" in markup.unescape(legend[1])
     head = page.split('<table class="results"')[1].split("</thead>")[0]
     assert [m for m in re.findall(r"<th[^>]*>([^<]+)</th>", head)] == [
@@ -80,6 +80,7 @@ def test_the_search_page_says_what_each_score_means() -> None:
         "relevance",
         "cosine",
         "bm25",
+        "newer",
         "scope",
         "age",
     ]

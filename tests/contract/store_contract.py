@@ -31,6 +31,7 @@ from tests.contract.store.reflections import ConsolidationContract, ReflectionCo
 from tests.contract.store.revisions import RevisionContract
 from tests.contract.store.search import SearchContract
 from tests.contract.store.sessions import SessionContract
+from tests.contract.store.supersession import SupersessionContract
 from tests.contract.store.visibility import VisibilityContract
 from tests.contract.store.world import StoreFactory, StoreFixtures
 
@@ -38,6 +39,7 @@ from tests.contract.store.world import StoreFactory, StoreFixtures
 class StoreContract(
     FactContract,
     FactChangeContract,
+    SupersessionContract,
     KeywordChangeContract,
     OwnerContract,
     SearchContract,

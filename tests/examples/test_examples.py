@@ -30,7 +30,10 @@ PRINTS = {
     "google_adk_agent": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
     "langgraph_agent": [EMAIL, "messages recorded: 2"],
     "mcp_session": [EMAIL, "search_facts", "a call for bob is refused: True"],
-    "openai_agents_agent": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
+    "openai_agents_agent": [
+        f'From memory: Facts found for "email", best first:\n{EMAIL}',
+        "messages recorded: 2",  # recorded by the session, the memory's search left out
+    ],
     "openai_loop": [f'From memory: Facts found for "email", best first:\n{EMAIL}'],
     "pydantic_ai_agent": [EMAIL, "messages recorded: 2"],
 }

@@ -43,7 +43,7 @@ STORES = {"embedded": embedded, "memory": in_memory, "mongo": mongo}
 async def found_first(memory: MemoryService, query: str, mode: SearchMode) -> str | None:
     chat = memory.conversation(AGENT, "first-contact", [USER])
     results = (await memory.search_facts(chat, [query], mode=mode)).results
-    assert all(0.0 <= r.relevance <= 1.0 for r in results)
+    assert all(r.relevance is not None and 0.0 <= r.relevance <= 1.0 for r in results)
     return results[0].fact.content if results else None
 
 

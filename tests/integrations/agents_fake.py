@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -52,9 +53,36 @@ def text(reply: str) -> list[Any]:
     return [message]
 
 
-def call(name: str, arguments: str) -> list[Any]:
+def call(name: str, arguments: str, call_id: str = "c1") -> list[Any]:
     return [
         ResponseFunctionToolCall(
-            type="function_call", name=name, arguments=arguments, call_id="c1", id="__fake_id__"
+            type="function_call", name=name, arguments=arguments, call_id=call_id, id="__fake_id__"
         )
     ]
+
+
+def answer(instructions: str | None, items: list[Any]) -> list[Any]:
+    """A question searches memory, a tool's output is read back, anything else is noted."""
+    last = items[-1]
+    if last.get("type") == "function_call_output":
+        return text(f"memory says: {last['output']}")
+    content = str(last.get("content", ""))
+    if content.endswith("?"):
+        return call("search_facts", json.dumps({"query": content}), call_id=f"c{len(items)}")
+    return text("Noted.")
+
+
+class AnsweringModel(ScriptedModel):
+    """``answer`` for every call, however many runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inputs: list[list[Any]] = []
+
+    async def get_response(
+        self, system_instructions: str | None, input: Any, *args: Any, **kwargs: Any
+    ) -> ModelResponse:
+        items = [{"role": "user", "content": input}] if isinstance(input, str) else list(input)
+        self.inputs.append(items)
+        self.steps = [answer]
+        return await super().get_response(system_instructions, input, *args, **kwargs)

@@ -273,6 +273,37 @@ async def test_add_memory_stores_the_users_facts_and_names_a_bad_one() -> None:
     assert other.memories == []  # a user's facts are that user's
 
 
+async def test_add_memory_takes_what_a_memory_supersedes_from_its_metadata() -> None:
+    world = make_world()
+    service = EdenMemoryService(world.memory)
+
+    def diet(memory_id: str, text: str, day: int, **told: str) -> MemoryEntry:
+        content = types.Content(parts=[types.Part(text=text)])
+        said = f"2026-01-{day:02d}T10:00:00+00:00"
+        return MemoryEntry(id=memory_id, content=content, timestamp=said, custom_metadata=told)
+
+    await service.add_memory(
+        app_name="nova",
+        user_id="alice",
+        memories=[
+            diet("d1", "Alice eats meat", 1, key="user.diet"),
+            diet("d2", "Alice is vegetarian now", 2, key="user.diet"),
+            diet("t1", "Alice is in Rome", 2, valid_until="2026-01-03T10:00:00+00:00"),
+        ],
+    )
+    found = await service.search_memory(app_name="nova", user_id="alice", query="Alice eats")
+    assert "d1" not in {m.id for m in found.memories}
+    meat, rome = [await world.memory.admin.get_fact("nova", i) for i in ("d1", "t1")]
+    assert (meat.status.value, meat.superseded_by) == ("retired", "d2")
+    assert rome.status_label(world.clock.now()) == "expired"
+    with pytest.raises(InvalidInputError, match="fact gone to supersede is not stored"):
+        await service.add_memory(
+            app_name="nova",
+            user_id="alice",
+            memories=[diet("x", "Alice eats fish", 3, supersedes="gone")],
+        )
+
+
 async def test_delete_memory_deletes_only_the_users_own_fact() -> None:
     world = make_world()
     service = EdenMemoryService(world.memory)

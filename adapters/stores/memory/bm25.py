@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from eden_memory.adapters.stores.stemming import porter_stem
-from eden_memory.adapters.stores.text_terms import query_terms
+from eden_memory.adapters.stores.text_terms import ideal_weight, naming_terms, query_terms
 
 _WORD = re.compile(r"\w+")
 
@@ -74,17 +74,25 @@ def bm25(query: str, documents: Mapping[str, str]) -> dict[str, float]:
 
 
 def bm25_over(query: str, parts: Sequence[Postings]) -> dict[str, float]:
+    """``bm25_with_ideal`` without the ideal."""
+    return bm25_with_ideal(query, parts)[0]
+
+
+def bm25_with_ideal(query: str, parts: Sequence[Postings]) -> tuple[dict[str, float], float]:
     """BM25 (k1 = 1.2, b = 0.75, Lucene's always-positive idf) of each document of ``parts``
     matching a term, with the statistics of all of ``parts``' documents.
 
     Terms are stems, and the query's stop words are left out (``text_terms``), as in the
     other stores. Documents with no query term are left out, so every score returned is
-    positive.
+    positive. The ideal is what a document of average length holding every term once scores
+    (a term no document holds weighing as ``ideal_weight`` says): a score
+    over it is the share of the query's keyword weight a document holds
+    (``domain.relevance``).
     """
     wanted = sorted(set(query_terms(words(query))))
     documents = sum(len(p.lengths) for p in parts)
     if not wanted or not documents:
-        return {}
+        return {}, 0.0
     average = sum(p.total for p in parts) / documents or 1.0
     held = {t: sum(len(p.holders.get(t, ())) for p in parts) for t in wanted}
     idf = {t: _idf(documents, n) for t, n in held.items() if n}
@@ -103,7 +111,12 @@ def bm25_over(query: str, parts: Sequence[Postings]) -> dict[str, float]:
             )
             if score > 0:
                 scores[doc_id] = score
-    return scores
+    names = naming_terms(query)
+    return scores, ideal_weight(
+        [_idf(documents, held[t]) for t in wanted if held[t]],
+        [_idf(documents, 0) for t in wanted if not held[t] and t in names],
+        sum(1 for t in wanted if not held[t] and t not in names),
+    )
 
 
 def _idf(documents: int, containing: int) -> float:

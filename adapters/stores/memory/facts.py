@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
+from eden_memory.adapters.stores.memory import supersession
 from eden_memory.adapters.stores.memory.state import StateHolder, StoredFact, copy_vector
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
@@ -13,7 +14,8 @@ from eden_memory.domain.fifo import newest_first, newest_first_at
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
+from eden_memory.domain.supersession import Supersession
+from eden_memory.ports.stores import FactOrigin, FactQuery, Superseding, Vector
 
 
 class InMemoryFacts(StateHolder):
@@ -35,6 +37,12 @@ class InMemoryFacts(StateHolder):
             space.check_vector(len(vector))
         self._state.space = space
         return [self._insert(f, v, space) for f, v in zip(facts, vectors, strict=True)]
+
+    async def add_superseding(
+        self, items: Sequence[Superseding], now: datetime
+    ) -> list[Supersession]:
+        await self._turn()
+        return supersession.add_superseding(self._state, items, now)
 
     def _insert(self, fact: Fact, vector: Vector, space: EmbeddingSpace) -> Fact:
         existing = self._state.facts.get(fact.id)

@@ -3,7 +3,7 @@ keywords (BM25)."""
 
 from __future__ import annotations
 
-from eden_memory.adapters.stores.memory.bm25 import bm25_over
+from eden_memory.adapters.stores.memory.bm25 import bm25_with_ideal
 from eden_memory.adapters.stores.memory.state import StateHolder
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import FactId
@@ -50,7 +50,10 @@ class InMemoryRanking(StateHolder):
         await self._turn()
         if limit <= 0:
             return []
-        scores = bm25_over(text, self._state.visible_words(visibility))
-        ranked = [Hit(FactId(i), score) for i, score in scores.items()]
+        scores, ideal = bm25_with_ideal(text, self._state.visible_words(visibility))
+        ranked = [
+            Hit(FactId(i), score, None if ideal <= 0 else min(1.0, score / ideal))
+            for i, score in scores.items()
+        ]
         ranked.sort(key=lambda r: (-r.score, r.id))
         return ranked[:limit]

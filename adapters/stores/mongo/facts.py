@@ -22,12 +22,14 @@ from eden_memory.adapters.stores.mongo.errors import DuplicateKey
 from eden_memory.adapters.stores.mongo.listing import Listing
 from eden_memory.adapters.stores.mongo.owners import ids_from, owner_filter, owners_page
 from eden_memory.adapters.stores.mongo.spaces import Space
+from eden_memory.adapters.stores.mongo.supersession import Supersessions
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import ConflictError, InvalidInputError, NotFoundError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FACT_SCOPES, FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
+from eden_memory.domain.supersession import Supersession
+from eden_memory.ports.stores import FactOrigin, FactQuery, Superseding, Vector
 
 NO_VECTOR = {"embedding": 0}
 KEY_FIELDS = {"agent_id": 1, "scope": 1, "user_id": 1}
@@ -41,6 +43,7 @@ class MongoFacts:
         self.ctx = ctx
         self._space = Space(ctx)
         self._listing = Listing(ctx)
+        self._supersessions = Supersessions(ctx, self._space)
 
     async def embedding_space(self) -> EmbeddingSpace | None:
         return await self._space.current()
@@ -77,6 +80,11 @@ class MongoFacts:
         )
         await self.ctx.bump(f.key for i, f in enumerate(facts) if i not in refused)
         return stored
+
+    async def add_superseding(
+        self, items: Sequence[Superseding], now: datetime
+    ) -> list[Supersession]:
+        return await self._supersessions.add(items, now)
 
     async def _stored_instead(self, fact: Fact, document: dict[str, Any]) -> Fact:
         """The fact that holds this one's place: same key and hash, or the same id."""

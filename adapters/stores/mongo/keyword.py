@@ -31,7 +31,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from eden_memory.adapters.stores.stemming import porter_stem
-from eden_memory.adapters.stores.text_terms import content_words, query_terms
+from eden_memory.adapters.stores.text_terms import (
+    content_words,
+    ideal_weight,
+    naming_terms,
+    query_terms,
+)
 
 K1 = 1.2
 B = 0.75
@@ -105,14 +110,24 @@ def match_weight(query_term: str, term: str) -> float:
 def bm25(
     query: str, documents: Sequence[tuple[str, str]], total: int | None = None
 ) -> list[tuple[str, float]]:
-    """(id, score) of the documents matching ``query``, best first (ties by id).
+    """``bm25_with_ideal`` without the ideal."""
+    return bm25_with_ideal(query, documents, total)[0]
+
+
+def bm25_with_ideal(
+    query: str, documents: Sequence[tuple[str, str]], total: int | None = None
+) -> tuple[list[tuple[str, float]], float]:
+    """(id, score) of the documents matching ``query``, best first (ties by id), and what a
+    document of average length holding each query term once would score (a term no document
+    holds weighing as ``ideal_weight`` says): a score over it is the
+    share of the query's keyword weight a document holds (``domain.relevance``).
 
     ``total`` is the size of the corpus when ``documents`` are only the ones that hold a
     query term (a ``$text`` pre-selection); document frequencies are the same either way.
     """
     wanted = query_terms(tokens(query))
     if not wanted or not documents:
-        return []
+        return [], 0.0
     bags = [(doc_id, Counter(terms(text))) for doc_id, text in documents]
     vocabulary = {term for _, bag in bags for term in bag}
     weights = {q: {t: w for t in vocabulary if (w := match_weight(q, t)) > 0} for q in wanted}
@@ -120,14 +135,23 @@ def bm25(
     average = (sum(lengths) / len(lengths)) or 1.0
     total = max(total or 0, len(bags))
     scores: dict[str, float] = {}
-    for near in weights.values():
-        if not near:
-            continue
+    names = naming_terms(query)
+    held: list[float] = []
+    names_absent: list[float] = []
+    plain_absent = 0
+    for term, near in weights.items():
         frequencies = [sum(bag[t] * w for t, w in near.items() if t in bag) for _, bag in bags]
         found = sum(1 for f in frequencies if f > 0)
         idf = math.log(1 + (total + BACKGROUND - found + 0.5) / (found + 0.5))
+        if found:
+            held.append(idf)
+        elif term in names:
+            names_absent.append(idf)
+        else:
+            plain_absent += 1
         for (doc_id, _), tf, length in zip(bags, frequencies, lengths, strict=True):
             if tf > 0:
                 norm = K1 * (1 - B + B * length / average)
                 scores[doc_id] = scores.get(doc_id, 0.0) + idf * tf * (K1 + 1) / (tf + norm)
-    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return ranked, ideal_weight(held, names_absent, plain_absent)

@@ -27,7 +27,11 @@ from eden_memory.adapters.stores.mongo.compat import Document
 from eden_memory.adapters.stores.mongo.context import MongoContext
 from eden_memory.adapters.stores.mongo.documents import WRITTEN_AT
 from eden_memory.adapters.stores.mongo.errors import dimension_moved, translate
-from eden_memory.adapters.stores.mongo.keyword import atlas_query, bm25, small_collection_lift
+from eden_memory.adapters.stores.mongo.keyword import (
+    atlas_query,
+    bm25_with_ideal,
+    small_collection_lift,
+)
 from eden_memory.adapters.stores.mongo.reading import Readers
 from eden_memory.adapters.stores.mongo.spaces import Space
 from eden_memory.adapters.stores.mongo.text_index import TextIndex
@@ -107,7 +111,11 @@ class MongoRanking:
                 return [Hit(h.id, h.score * lift) for h in atlas_ranking(documents, cosine=False)]
         found = visible_active(visibility, self.ctx.ids)
         candidates, total = await self.text.candidates(text, found)
-        return _ranked(bm25(text, candidates, total)[:limit])
+        ranked, ideal = bm25_with_ideal(text, candidates, total)
+        return [
+            Hit(FactId(i), score, min(1.0, score / ideal) if ideal > 0 else None)
+            for i, score in ranked[:limit]
+        ]
 
     async def _collection_size(self) -> int:
         """The facts collection's size, read again after ``SIZE_SECONDS``: only a small,

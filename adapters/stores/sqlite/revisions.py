@@ -9,9 +9,9 @@ committing, so a counter moves in the same transaction as the change it announce
   tombstone of every fact removed from a partition; ``scope_state.fact_seq`` is the last
   stamp of the partition. A vector index that synced a partition up to stamp s fetches
   exactly the rows and tombstones stamped after s, whoever wrote them.
-* ``counters.fact_partitions`` counts the agent and user keys whose ``fact_seq`` is set:
-  every partition that has ever held a fact (and perhaps a few more, never fewer). When a
-  viewer's partitions are all of them, every indexed fact is visible to it (``keyword``).
+
+``counters.fact_partitions`` (schema versions 1 to 9) is no longer kept: only keyword search
+read it, and it reads by partition since version 10. Files keep its row, unread.
 """
 
 from __future__ import annotations
@@ -89,12 +89,6 @@ class Changes:
         if fact_seq:
             fact_keys = [key for key in self._keys if key[1] != "session"]
             before = fact_seqs(self._conn, fact_keys)
-            new = sum(1 for seq in before.values() if seq == 0)
-            if new:
-                self._conn.execute(
-                    "UPDATE counters SET value = value + ? WHERE name = 'fact_partitions'",
-                    (new,),
-                )
             touched = {key: before.get(key, 0) for key in self._fact_keys}
             added = {k: v for k, v in self._added.items() if k not in self._rewritten}
             follow(self._conn, vector_dtype(self._conn), touched, fact_seq, added, self.space)

@@ -120,6 +120,36 @@ class SearchContract(StoreFixtures):
         assert [h.id for h in hits][:1] == [small[wanted].id]
         assert hits[0].score >= ranking.text_score_threshold
 
+    async def test_keyword_coverage_is_the_share_of_the_question_a_fact_holds(
+        self, facts: FactStore, ranking: FactRanking, build: Builder
+    ) -> None:
+        """What relevance reads of a keyword hit (``domain.relevance``): 1 for a fact holding
+        every word of the question, far less when it holds one of three, and less when the
+        question names someone the store holds nowhere."""
+        small = [
+            build.fact("The poster designer is Carla Ruiz", user=U1),
+            build.fact("Bob's phone number is 555 0100", user=U1),
+            build.fact("The Mars festival takes place in Lyon", user=U1),
+            build.fact("The festival opens with a parade", user=U1),
+        ]
+        await facts.add_facts(small, [build.axis(n) for n in range(4)])
+
+        async def coverage(query: str) -> float | None:
+            hits = await ranking.keyword_ranking(query, sees(A, U1), 10)
+            assert hits, query
+            assert hits[0].id == small[0].id
+            return hits[0].coverage
+
+        whole = await coverage("poster designer Carla Ruiz")
+        assert whole is not None
+        assert whole == pytest.approx(1.0, abs=0.15)
+        third = await coverage("Carla dentist appointment")  # two words the store lacks
+        named = await coverage("poster designer Carla and Zoe")  # a name the store lacks
+        assert third is not None
+        assert named is not None
+        assert third < 0.5
+        assert named < whole - 0.1
+
     async def test_keyword_ranking_matches_word_forms_and_leaves_out_stop_words(
         self, stores: Stores, build: Builder
     ) -> None:

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from eden_memory.adapters.stores.text_terms import (
-    STOP_WORDS,
-    content_words,
-    is_stop_word,
-    only_stop_words,
-    query_terms,
-)
+from eden_memory.adapters.stores.text_terms import content_words, only_stop_words, query_terms
+from eden_memory.domain.stop_words import STOP_WORDS, is_stop_word
 
 # MongoDB's $text drops these (src/mongo/db/fts/stop_words_english.txt): a word the stores
 # keep must be one $text looks for, or a text index would hide the facts holding it.

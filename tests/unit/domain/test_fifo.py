@@ -101,3 +101,13 @@ def test_the_fifo_is_within_limit_and_age_newest_first_visible_and_active(
     assert len(chosen) == min(limit, len(eligible))
     if chosen:
         assert all(f.formed_at <= chosen[-1].formed_at for f in eligible if f not in chosen)
+
+
+def test_the_fifo_leaves_out_facts_past_their_valid_until() -> None:
+    said = T0 - timedelta(hours=2)
+    ends = make_fact("ends", formed_at=said, agent_id="a1", user_id="u1")
+    ended = ends.evolve(id="ended", content="ended", valid_until=T0)
+    lasting = ends.evolve(valid_until=T0 + timedelta(seconds=1))
+    assert select_fifo([ended, lasting], ALICE, T0, DEFAULT) == [lasting]
+    assert (ended.status_label(T0), lasting.status_label(T0)) == ("expired", "active")
+    assert ended.retired(T0, "contradicted", None).status_label(T0) == "retired"

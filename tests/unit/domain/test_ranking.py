@@ -16,7 +16,6 @@ from eden_memory.domain.ranking import (
     above,
     fuse,
     merge_queries,
-    relative,
     rrf_scores,
     single,
 )
@@ -292,27 +291,6 @@ def test_weighted_rrf_weighs_each_list() -> None:
     assert dict(rrf_scores([["a"], ["b"]], 60, [2.0, 1.0])) == {"a": 2 / 61, "b": 1 / 61}
     with pytest.raises(ValueError, match="weight"):
         rrf_scores([["a"]], 60, [1.0, 1.0])
-
-
-@given(st.lists(st.floats(min_value=-2.0, max_value=50.0, allow_nan=False), max_size=20))
-def test_relevance_is_in_unit_range_keeps_the_order_and_the_best_is_one(
-    scores: list[float],
-) -> None:
-    shares = relative(scores)
-    assert len(shares) == len(scores)
-    assert all(0.0 <= s <= 1.0 for s in shares)
-    order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    assert [shares[i] for i in order] == sorted(shares, reverse=True)
-    if scores and max(scores) > 0:
-        assert max(shares) == 1.0
-    else:
-        assert all(s == 0.0 for s in shares)
-
-
-def test_relevance_examples() -> None:
-    assert relative([3.0, 1.5, 0.0]) == [1.0, 0.5, 0.0]
-    assert relative([0.8, -0.2]) == [1.0, 0.0]
-    assert relative([]) == []
 
 
 @given(st.floats(min_value=0.01, max_value=10.0), st.floats(min_value=0.0, max_value=1.0))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,7 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.domain.ranking import FusedHit
-from eden_memory.domain.temporal import TimeFilter, boost_in_time, time_named
+from eden_memory.domain.temporal import (
+    TimeFilter,
+    boost_in_time,
+    time_named,
+    without_relative_time,
+)
 from tests.unit.domain.builders import PROPERTY
 
 NOW = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
@@ -129,3 +135,22 @@ def test_a_date_that_is_no_day_or_a_month_alone_is_not_a_day(question: str) -> N
     named = time_named(question, NOW)
     assert named is not None
     assert not named.day
+
+
+@given(st.text(max_size=60))
+def test_the_keyword_side_loses_only_relative_times(text: str) -> None:
+    stripped = without_relative_time(text)
+    assert set(re.findall(r"\w+", stripped)) <= set(re.findall(r"\w+", text))
+    for phrase in ("last week", "this month", "yesterday", "today"):
+        if phrase not in text.lower():
+            continue
+        assert phrase not in stripped.lower() or stripped == text
+
+
+def test_relative_times_leave_the_keyword_query() -> None:
+    assert (
+        without_relative_time("where did Alice go hiking last week") == "where did Alice go hiking"
+    )
+    assert without_relative_time("What did I eat Yesterday?") == "What did I eat ?"
+    assert without_relative_time("in May 2023") == "in May 2023"  # dates stay: facts hold them
+    assert without_relative_time("last week") == "last week"  # nothing else left

@@ -28,7 +28,12 @@ from eden_memory.adapters.stores.sqlite.fact_reads import partition_filter, visi
 from eden_memory.adapters.stores.sqlite.facts.adds import add_all, add_one
 from eden_memory.adapters.stores.sqlite.facts.cache import FactCache
 from eden_memory.adapters.stores.sqlite.facts.edits import keep_store_fields, refuse_duplicate
-from eden_memory.adapters.stores.sqlite.facts.origins import SELECT_ORIGINS, origin
+from eden_memory.adapters.stores.sqlite.facts.origins import (
+    CHECKED_ORIGINS,
+    SELECT_ORIGINS,
+    not_json,
+    origin,
+)
 from eden_memory.adapters.stores.sqlite.facts.queries import held_among, listing_sql
 from eden_memory.adapters.stores.sqlite.facts.rows import (
     FACT_COLUMNS,
@@ -39,6 +44,7 @@ from eden_memory.adapters.stores.sqlite.facts.rows import (
     last_pk,
     rewrite_fact,
 )
+from eden_memory.adapters.stores.sqlite.facts.supersession import add_item
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.owners import ids_from
 from eden_memory.adapters.stores.sqlite.revisions import writing
@@ -55,7 +61,8 @@ from eden_memory.domain.errors import ConflictError, NotFoundError
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FACT_SCOPES, FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import FactOrigin, FactQuery, Vector
+from eden_memory.domain.supersession import Supersession
+from eden_memory.ports.stores import FactOrigin, FactQuery, Superseding, Vector
 
 
 class SqliteFacts:
@@ -86,6 +93,26 @@ class SqliteFacts:
             index_keywords(conn, after)
             return stored
 
+    @on_writer
+    def add_superseding(
+        self, conn: sqlite3.Connection, items: Sequence[Superseding], now: datetime
+    ) -> list[Supersession]:
+        """One write transaction for the call; each item decided against what the items
+        before it wrote (``supersession``)."""
+        if not items:
+            return []
+        space = batch_space([i.fact for i in items], [i.vector for i in items])
+        rows = finite([i.vector for i in items])
+        with writing(conn) as changes:
+            admit_space(conn, space)
+            changes.space = space
+            after = last_pk(conn)
+            done = [
+                add_item(conn, changes, item, rows[n : n + 1], now) for n, item in enumerate(items)
+            ]
+            index_keywords(conn, after)
+            return done
+
     @on_reader
     def get_facts(self, conn: sqlite3.Connection, ids: Sequence[FactId]) -> list[Fact]:
         sql = f"SELECT {FACT_COLUMNS} FROM facts WHERE id IN ({{ids}})"
@@ -102,8 +129,18 @@ class SqliteFacts:
         where, keys = partition_filter(parts)
         found: dict[FactId, FactOrigin] = {}
         for chunk in chunks(list(dict.fromkeys(ids))):
-            sql = SELECT_ORIGINS.format(ids=placeholders(len(chunk)), where=where)
-            for fact_id, formed_us, valid, session in conn.execute(sql, [*chunk, *keys]):
+            params = [*chunk, *keys]
+            try:
+                rows = conn.execute(
+                    SELECT_ORIGINS.format(ids=placeholders(len(chunk)), where=where), params
+                ).fetchall()
+            except sqlite3.OperationalError as exc:
+                if not not_json(exc):
+                    raise
+                rows = conn.execute(
+                    CHECKED_ORIGINS.format(ids=placeholders(len(chunk)), where=where), params
+                ).fetchall()
+            for fact_id, formed_us, valid, session in rows:
                 found[FactId(as_text(fact_id, "facts", fact_id))] = origin(
                     fact_id, formed_us, valid, session
                 )

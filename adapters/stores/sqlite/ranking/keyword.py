@@ -27,19 +27,12 @@ import sqlite3
 import unicodedata
 
 from eden_memory.adapters.stores.sqlite.codec import placeholders
-from eden_memory.adapters.stores.sqlite.connection import transaction
-from eden_memory.adapters.stores.sqlite.decoding import as_text, decoding
-from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
+from eden_memory.adapters.stores.sqlite.decoding import decoding
 from eden_memory.adapters.stores.sqlite.keyword_partitions import (
     PK_MASK,
-    partition_numbers,
-    rowid_ranges,
 )
 from eden_memory.adapters.stores.stemming import porter_stem
-from eden_memory.adapters.stores.text_terms import content_words
-from eden_memory.domain.ids import FactId
-from eden_memory.domain.ranking import Hit
-from eden_memory.domain.scopes import FactVisibility
+from eden_memory.adapters.stores.text_terms import content_words, ideal_weight, naming_terms
 
 # Calibration. Facts are short, so a query term occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
@@ -125,6 +118,35 @@ def informative(conn: sqlite3.Connection, words: list[str], indexed: int) -> lis
     return [word for word in words if folded[word] not in common]
 
 
+def ideal_score(conn: sqlite3.Connection, text: str, words: list[str], indexed: int) -> float:
+    """What a fact of average length holding each of ``words`` once scores: the sum of their
+    idfs, FTS5's way, a word the index does not hold weighing as ``ideal_weight`` says. A
+    hit's score over it is its ``coverage`` (``domain.relevance``)."""
+    if not words or indexed <= 0:
+        return 0.0
+    terms = [index_term(word) for word in words]
+    unique = sorted(set(terms))
+    rows = conn.execute(
+        f"SELECT term, doc FROM facts_vocab WHERE term IN ({placeholders(len(unique))})", unique
+    )
+    held = {str(term): int(docs) for term, docs in rows}
+    names = naming_terms(text)
+    return ideal_weight(
+        [_idf(indexed, held[t]) for t in terms if t in held],
+        [_idf(indexed, 0) for t in terms if t not in held and t in names],
+        sum(1 for t in terms if t not in held and t not in names),
+    )
+
+
+def _idf(indexed: int, holding: int) -> float:
+    return max(math.log((indexed - holding + 0.5) / (holding + 0.5)), FTS5_IDF_FLOOR)
+
+
+def coverage(score: float, ideal: float) -> float | None:
+    """The share of the question's keyword weight a hit holds, at most 1."""
+    return None if ideal <= 0 else min(1.0, score / ideal)
+
+
 def indexed_facts(conn: sqlite3.Connection) -> int:
     """How many facts the index holds, read from FTS5's own running total.
 
@@ -174,28 +196,3 @@ def ranked_sql(query: str, ranges: list[tuple[int, int]], limit: int) -> tuple[s
     )
     params: list[object] = [v for low, high in ranges for v in (query, low, high, limit)]
     return sql, [*params, limit]
-
-
-def keyword_ranking(
-    conn: sqlite3.Connection, text: str, visibility: FactVisibility, limit: int
-) -> list[Hit]:
-    parts = visible_partitions(visibility)
-    if not parts or limit <= 0:
-        return []
-    with transaction(conn, write=False):  # the statistics and the query see one snapshot
-        indexed = indexed_facts(conn)
-        query = fts_query(informative(conn, query_words(text), indexed))
-        ranges = rowid_ranges(partition_numbers(conn, parts))
-        if query is None or not ranges:
-            return []
-        try:
-            rows = conn.execute(*ranked_sql(query, ranges, limit)).fetchall()
-        except sqlite3.OperationalError as exc:
-            if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
-                return []  # a query the sanitiser let through must not fail a search
-            raise
-    lift = small_store_lift(indexed)
-    return [
-        Hit(FactId(as_text(fact_id, "facts", fact_id)), float(score) * lift)
-        for fact_id, score in rows
-    ]

@@ -5,7 +5,8 @@ brings the visible partitions up to date from the file's change log first (so wr
 process and by others are seen alike; ``vectors.index``); syncing, the scan and any
 re-scoring of close calls happen in one read transaction, so the ranking is that of one
 snapshot of the file. A partition the index had to read from the fact rows has its vector
-log mended by the writer after the search. Keyword ranking is FTS5's BM25 (``keyword``).
+log mended by the writer after the search. Keyword ranking is FTS5's BM25 over the visible
+partitions' rowid ranges, its query and scoring rules in ``keyword``.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import numpy as np
 
 from eden_memory.adapters.stores.sqlite.codec import finite
 from eden_memory.adapters.stores.sqlite.connection import transaction
+from eden_memory.adapters.stores.sqlite.decoding import as_text
 from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
+from eden_memory.adapters.stores.sqlite.keyword_partitions import partition_numbers, rowid_ranges
 from eden_memory.adapters.stores.sqlite.ranking import keyword
 from eden_memory.adapters.stores.sqlite.space import holds_facts
 from eden_memory.adapters.stores.sqlite.vectors.log_writes import mend
-from eden_memory.adapters.stores.sqlite.workers import on_searcher
+from eden_memory.adapters.stores.sqlite.workers import on_reader, on_searcher
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import StoreError
 from eden_memory.domain.ids import FactId
@@ -50,12 +53,36 @@ class SqliteRanking:
             self._mending = asyncio.create_task(self._mend_vector_logs())
         return ranked
 
-    async def keyword_ranking(self, text: str, visibility: FactVisibility, limit: int) -> list[Hit]:
-        # ``keyword`` is being changed beside this change (issue 29, item 2): its SQL moves
-        # into this class once both are in.
-        return await self._handle.reader.run(
-            lambda c: keyword.keyword_ranking(c, text, visibility, limit)
-        )
+    @on_reader
+    def keyword_ranking(
+        self, conn: sqlite3.Connection, text: str, visibility: FactVisibility, limit: int
+    ) -> list[Hit]:
+        parts = visible_partitions(visibility)
+        if not parts or limit <= 0:
+            return []
+        with transaction(conn, write=False):  # the statistics and the query see one snapshot
+            indexed = keyword.indexed_facts(conn)
+            words = keyword.informative(conn, keyword.query_words(text), indexed)
+            query = keyword.fts_query(words)
+            ranges = rowid_ranges(partition_numbers(conn, parts))
+            if query is None or not ranges:
+                return []
+            try:
+                rows = conn.execute(*keyword.ranked_sql(query, ranges, limit)).fetchall()
+            except sqlite3.OperationalError as exc:
+                if "fts5" in str(exc).lower() or "syntax" in str(exc).lower():
+                    return []  # a query the sanitiser let through must not fail a search
+                raise
+            ideal = keyword.ideal_score(conn, text, words, indexed) if rows else 0.0
+        lift = keyword.small_store_lift(indexed)
+        return [
+            Hit(
+                FactId(as_text(fact_id, "facts", fact_id)),
+                float(score) * lift,
+                keyword.coverage(float(score), ideal),
+            )
+            for fact_id, score in rows
+        ]
 
     async def settle(self) -> None:
         """Let the mending of vector logs a search started finish (before the handle closes)."""

@@ -92,7 +92,8 @@ class VectorIndex:
         parts = [self._parts[k] for k in keys if k in self._parts and self._parts[k].size]
         if not parts or limit <= 0:
             return []
-        scores = np.concatenate([self.scan.scores(p.matrix, query) for p in parts])
+        nbytes = sum(p.matrix.nbytes for p in parts)
+        scores = np.concatenate([self.scan.scores(p.matrix, query, nbytes) for p in parts])
         margin = 2 * self.scan.error(len(query))
         if limit >= len(scores):
             best = np.arange(len(scores))

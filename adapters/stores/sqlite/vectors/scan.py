@@ -49,9 +49,10 @@ MAX_SCAN_THREADS = 4
 
 
 def scan_threads(nbytes: int, cores: int) -> int:
-    """Threads for one scan of ``nbytes``: one for small scans; for large ones at most half
-    the cores, so the event loop, the SQLite workers and the host keep the rest (a 2-core
-    machine always scans on one)."""
+    """Threads for a search that scans ``nbytes`` in all: one for small scans; for large ones
+    at most half the cores, so the event loop, the SQLite workers and the host keep the rest
+    (a 2-core machine always scans on one). Decided by the search, not by each partition it
+    scans: a user's 61 MB partition beside the agent's 15 MB one ran on one thread each."""
     if nbytes < PARALLEL_FROM_BYTES:
         return 1
     return max(1, min(MAX_SCAN_THREADS, cores // 2))
@@ -62,7 +63,10 @@ class VectorScan(Protocol):
 
     dtype: type[np.floating]  # how the rows are held
 
-    def scores(self, rows: Rows, query: Matrix) -> Matrix: ...
+    def scores(self, rows: Rows, query: Matrix, search_bytes: int = 0) -> Matrix:
+        """``search_bytes``: the bytes the whole search scans (all its partitions), which
+        decide the threads; 0 for ``rows`` alone."""
+        ...
 
     def error(self, dim: int) -> float:
         """The most a score can differ from the float32 cosine (0: it is the cosine)."""
@@ -82,8 +86,8 @@ class SingleScan:
     def __init__(self, cores: int = _CORES) -> None:
         self._cores = cores
 
-    def scores(self, rows: Rows, query: Matrix) -> Matrix:
-        if scan_threads(rows.nbytes, self._cores) == 1:
+    def scores(self, rows: Rows, query: Matrix, search_bytes: int = 0) -> Matrix:
+        if scan_threads(search_bytes or rows.nbytes, self._cores) == 1:
             alone: Matrix = np.einsum("ij,j->i", rows, query)
             return alone
         out: Matrix = rows @ query
@@ -109,9 +113,10 @@ class HalfScan:
         self._simd = simd
         self._cores = cores
 
-    def scores(self, rows: Rows, query: Matrix) -> Matrix:
+    def scores(self, rows: Rows, query: Matrix, search_bytes: int = 0) -> Matrix:
         me = threading.get_ident()
-        threads = 1 if me == _OPENMP.orphaned else scan_threads(rows.nbytes, self._cores)
+        wanted = scan_threads(search_bytes or rows.nbytes, self._cores)
+        threads = 1 if me == _OPENMP.orphaned else wanted
         if threads > 1:
             _OPENMP.started_on.add(me)
         got = self._simd.cdist(

@@ -25,6 +25,7 @@ from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope
+from eden_memory.ports.stores import Stores
 
 T0 = datetime(2026, 2, 1, tzinfo=UTC)
 A = AgentId("agent")
@@ -57,17 +58,18 @@ def test_the_ranges_hold_exactly_the_rowids_of_the_partitions_asked(
     assert all(a[1] + 1 < b[0] for a, b in pairwise(ranges))  # merged
 
 
-def steps(conn: sqlite3.Connection, visibility: FactVisibility) -> int:
-    """SQLite VM instructions one keyword search of ``visibility`` runs."""
+async def steps(store: Stores, visibility: FactVisibility) -> int:
+    """SQLite VM instructions one keyword search of ``visibility`` runs on the reader."""
     counted = [0]
 
     def count() -> int:
         counted[0] += 1
         return 0
 
-    conn.set_progress_handler(count, 1)
-    hits = keyword.keyword_ranking(conn, "kayak", visibility, 10)
-    conn.set_progress_handler(None, 1)
+    reader = store.ranking._handle.reader  # type: ignore[attr-defined]
+    await reader.run(lambda c: c.set_progress_handler(count, 1))
+    hits = await store.ranking.keyword_ranking("kayak", visibility, 10)
+    await reader.run(lambda c: c.set_progress_handler(None, 1))
     assert hits
     return counted[0]
 
@@ -81,12 +83,11 @@ async def test_a_search_reads_only_the_visible_partitions(
     crowd = [fact(10 + n, f"kayak number {n}", "crowd") for n in range(1000)]
     async with await open_sqlite(path) as store:
         await store.facts.add_facts(mine, [[1.0, 0.0]] * 2)
-        with sqlite3.connect(path) as raw:
-            alone = steps(raw, ALICE)
+        alone = await steps(store, ALICE)
         await store.facts.add_facts(crowd, [[1.0, 0.0]] * len(crowd))
-        with sqlite3.connect(path) as raw:
-            beside_the_crowd = steps(raw, ALICE)
-            in_the_crowd = steps(raw, FactVisibility(A, UserId("crowd"), frozenset({Scope.USER})))
+        beside_the_crowd = await steps(store, ALICE)
+        crowd_viewer = FactVisibility(A, UserId("crowd"), frozenset({Scope.USER}))
+        in_the_crowd = await steps(store, crowd_viewer)
         hits = await store.ranking.keyword_ranking("kayak", ALICE, 10)
     assert {h.id for h in hits} == {f.id for f in mine}
     # The crowd's 1,000 matches are neither scored nor filtered out for Alice (version 9 did

@@ -65,7 +65,7 @@ def test_a_kernel_that_adds_in_half_precision_is_refused() -> None:
     class HalfAdder:
         dtype = np.float16
 
-        def scores(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        def scores(self, rows: np.ndarray, query: np.ndarray, search_bytes: int = 0) -> np.ndarray:
             total = np.zeros(len(rows), dtype=np.float16)
             for j in range(rows.shape[1]):
                 total = (total + rows[:, j] * np.float16(query[j])).astype(np.float16)

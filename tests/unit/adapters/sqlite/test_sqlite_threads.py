@@ -6,6 +6,8 @@ that records the threads it is asked for.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.vectors import scan
 from eden_memory.adapters.stores.sqlite.vectors.scan import (
     MAX_SCAN_THREADS,
@@ -22,6 +25,10 @@ from eden_memory.adapters.stores.sqlite.vectors.scan import (
     SingleScan,
     scan_threads,
 )
+from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.ids import AgentId, FactId, UserId
+from eden_memory.domain.models import Fact
+from eden_memory.domain.scopes import FactVisibility, Scope
 
 SIZES = st.integers(0, 1 << 40)
 CORES = st.integers(1, 256)
@@ -92,3 +99,47 @@ def test_the_single_scan_scores_alike_on_one_thread_or_blas(
     assert alone.dtype == parallel.dtype == np.float32
     np.testing.assert_allclose(alone, parallel, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(alone, rows.astype(np.float64) @ query, rtol=1e-4, atol=1e-4)
+
+
+async def test_the_threads_follow_the_whole_search_not_each_partition(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's partition and the agent's: the threads of each scan are decided by the bytes
+    of both (a 61 MB user partition beside a 15 MB agent one ran on one thread each)."""
+    store = await open_sqlite(tmp_path / "m.db", vector_precision="single")
+    async with store:
+        await store.facts.add_facts(
+            [_fact("a1", None), _fact("a2", None), _fact("u1", U), _fact("u2", U)],
+            [[1.0, 0.0, 0.0]] * 4,
+        )
+        asked: list[int] = []
+
+        def threads(nbytes: int, cores: int) -> int:
+            asked.append(nbytes)
+            return 1
+
+        monkeypatch.setattr(scan, "scan_threads", threads)
+        viewer = FactVisibility(A, U, frozenset({Scope.AGENT, Scope.USER}))
+        hits = await store.ranking.semantic_ranking([1.0, 0.0, 0.0], viewer, 10, space=SPACE)
+        assert len(hits) == 4
+        assert asked == [4 * 3 * 4, 4 * 3 * 4]  # each partition's scan: the search's 48 bytes
+
+
+T0 = datetime(2026, 2, 1, tzinfo=UTC)
+A, U = AgentId("agent"), UserId("user")
+SPACE = EmbeddingSpace("m", 3)
+
+
+def _fact(name: str, user: UserId | None) -> Fact:
+    return Fact(
+        id=FactId(name),
+        content=f"fact {name}",
+        scope=Scope.USER if user else Scope.AGENT,
+        agent_id=A,
+        user_id=user,
+        formed_at=T0,
+        created_at=T0,
+        updated_at=T0,
+        embedding_model=SPACE.model,
+        embedding_dim=SPACE.dimension,
+    )
