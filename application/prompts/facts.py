@@ -34,10 +34,14 @@ Rules for every fact:
 
 Keep what stays true and may be asked about later: who people are, their work, family, home,
 pets, hobbies, plans, what they did and when, places, names, numbers. A past event with its
-date stays true. Read the conversation message by message: a message in which someone tells
-what they did, have, like or plan usually holds one fact or more, each one its own fact.
-Leave out greetings, thanks, compliments, small talk, and suggestions the agent made that
-nobody took up.
+date stays true. Leave out greetings, thanks, compliments, small talk, and suggestions the
+agent made that nobody took up.
+
+Not facts (the agent's notes hold these, so leave them out here):
+- how someone wants the agent to answer or behave ("wants short answers");
+- opinions ("thinks the film was too long");
+- what the conversation is doing ("asks for a plan", "shares a photo");
+- passing state ("is tired today", "is busy this week").
 
 {data_note}"""
 
@@ -65,16 +69,18 @@ EXAMPLE_MESSAGES = (
     ),
 )
 # (content, scope, source messages): the example's answer, shown for the active scopes only.
+# In message order: the request asks the model to walk the messages from the first.
 EXAMPLE_FACTS = (
     ("Ana adopted a cat named Miso on Sunday 10 March 2024.", Scope.USER, 1),
     ("Ana works night shifts at Porto General hospital.", Scope.USER, 1),
+    ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
     ("Ana's brother is called Rui.", Scope.USER, 3),
     ("Rui visits Ana on Friday 15 March 2024.", Scope.USER, 3),
-    ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
 )
 
 # The answer's shape with three entries: shown one entry, the model answered one fact or two.
-_ENTRY = '{"content": "...", "scope": "...", "source_messages": [...]}'
+# The message number comes first, so that the model picks a message, then says what it tells.
+_ENTRY = '{"source_messages": [...], "content": "...", "scope": "..."}'
 ANSWER_SHAPE = f'{{"facts": [{_ENTRY}, {_ENTRY}, {_ENTRY}, ...]}}'
 
 SCOPES = {
@@ -95,13 +101,15 @@ def fact_extraction_prompt(
     system = SYSTEM.format(max_words=max_words, data_note=DATA_NOTE)
     system += "\n\n" + example(scopes)
     people = speakers_in_order(messages)
-    about = f": first what it tells about {', then '.join(people)}" if people else ""
+    who = f"The people speaking: {', '.join(people)}.\n" if people else ""
     prompt = f"""Give every fact exactly one scope, chosen from these (no others are allowed):
 {allowed}
 {instructions_block(memory_instructions)}
 {render_conversation(messages)}
 
-List every fact worth keeping from this conversation{about}.
+{who}Go through the messages in order. For each message in which someone tells what they did,
+do, have, are or plan, write each new thing it tells as its own fact, naming who it is about;
+skip a message that tells nothing lasting or nothing new, and never write a fact twice.
 In "source_messages" give the numbers of the one to three messages that state the fact, not
 every message about its topic.
 Answer as JSON, one entry for each fact (a message that says several things gives several):
@@ -119,7 +127,7 @@ def speakers_in_order(messages: Sequence[Message]) -> list[str]:
 def example(scopes: Collection[Scope]) -> str:
     """The worked example, its answer limited to the scopes the model may use."""
     facts = ",\n".join(
-        f'{{"content": "{text}", "scope": "{scope.value}", "source_messages": [{source}]}}'
+        f'{{"source_messages": [{source}], "content": "{text}", "scope": "{scope.value}"}}'
         for text, scope, source in EXAMPLE_FACTS
         if scope in scopes
     )
