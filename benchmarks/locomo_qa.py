@@ -162,6 +162,7 @@ async def evaluate(
         "judging": sum(r.judge_seconds for r in saved.records),
     }
     results["stages"] = stages(meter.snapshot(), seconds)
+    saved.write(results)  # J and its cost kept before the slow scoring (a stopped run keeps them)
     # All conversations, as formation_quality scores: the narrow row's bound is the file's.
     results["scores"] = await score([s for s, _ in everything], results, embedder)
     saved.write(results)
