@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.formation_placement import placement_stats, print_placement
 from benchmarks.locomo import Run, eden_index, eden_search
 from benchmarks.locomo_data import KS, Doc, Question, Sample, recall_at
 from eden_memory.application.search import SearchMode
@@ -141,6 +142,7 @@ async def score(
     by_corpus = corpora(samples, formed)
     return {
         "formation": formation_stats(formed),
+        "placement": placement_stats(formed),
         "recall": {name: await recall(name, s, embedder) for name, s in by_corpus.items()},
     }
 
@@ -176,6 +178,8 @@ def print_tables(results: dict[str, Any]) -> None:
         )
     for why, count in stats["rejected_reasons"].items():
         print(f"    rejected {count} x {why[:90]}")
+    if "placement" in results["scores"]:
+        print_placement(results["scores"]["placement"])
     head = f"{'corpus':<28}{'docs':>6}{'n':>5}{'cover':>7}" + "".join(
         f"{'R@' + str(k):>8}" for k in KS
     )

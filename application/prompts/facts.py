@@ -16,6 +16,7 @@ from eden_memory.application.prompts.conversation import (
 )
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import Scope
+from eden_memory.domain.xml_context import escape
 
 SYSTEM = """You write the long-term facts an AI agent keeps from its conversations. The agent
 searches them later to answer questions like "Where does Ana work?" or "When did Ana move?".
@@ -25,14 +26,22 @@ Rules for every fact:
 2. Name who it is about, in the third person: "Ana is a nurse", never "I am a nurse" and
    never "the user".
 3. Write it in your own words. Never copy a message.
-4. Turn relative dates into calendar dates, counted from the date of the message that says
+4. Be specific: keep the names, titles, places, numbers and dates the message gives:
+   "Ana adopted a cat named Miso", not "Ana has a pet".
+5. Turn relative dates into calendar dates, counted from the date of the message that says
    them: "last Sunday" in a message sent on Wed 2024-03-13 is Sunday 10 March 2024.
-5. At most {max_words} words.
+6. At most {max_words} words.
 
 Keep what stays true and may be asked about later: who people are, their work, family, home,
 pets, hobbies, plans, what they did and when, places, names, numbers. A past event with its
 date stays true. Leave out greetings, thanks, compliments, small talk, and suggestions the
 agent made that nobody took up.
+
+Not facts (the agent's notes hold these, so leave them out here):
+- how someone wants the agent to answer or behave ("wants short answers");
+- opinions ("thinks the film was too long");
+- what the conversation is doing ("asks for a plan", "shares a photo");
+- passing state ("is tired today", "is busy this week").
 
 {data_note}"""
 
@@ -60,13 +69,19 @@ EXAMPLE_MESSAGES = (
     ),
 )
 # (content, scope, source messages): the example's answer, shown for the active scopes only.
+# In message order: the request asks the model to walk the messages from the first.
 EXAMPLE_FACTS = (
     ("Ana adopted a cat named Miso on Sunday 10 March 2024.", Scope.USER, 1),
     ("Ana works night shifts at Porto General hospital.", Scope.USER, 1),
+    ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
     ("Ana's brother is called Rui.", Scope.USER, 3),
     ("Rui visits Ana on Friday 15 March 2024.", Scope.USER, 3),
-    ("The Rua Nova market is closed on Mondays.", Scope.AGENT, 2),
 )
+
+# The answer's shape with three entries: shown one entry, the model answered one fact or two.
+# The message number comes first, so that the model picks a message, then says what it tells.
+_ENTRY = '{"source_messages": [...], "content": "...", "scope": "..."}'
+ANSWER_SHAPE = f'{{"facts": [{_ENTRY}, {_ENTRY}, {_ENTRY}, ...]}}'
 
 SCOPES = {
     Scope.USER: '"user": about the people the agent talks with, useful in later talks with '
@@ -85,21 +100,34 @@ def fact_extraction_prompt(
     allowed = "\n".join(f"- {SCOPES[s]}" for s in (Scope.USER, Scope.AGENT) if s in scopes)
     system = SYSTEM.format(max_words=max_words, data_note=DATA_NOTE)
     system += "\n\n" + example(scopes)
+    people = speakers_in_order(messages)
+    who = f"The people speaking: {', '.join(people)}.\n" if people else ""
     prompt = f"""Give every fact exactly one scope, chosen from these (no others are allowed):
 {allowed}
 {instructions_block(memory_instructions)}
 {render_conversation(messages)}
 
-List every fact worth keeping from this conversation. In "source_messages" give the numbers
-of the one to three messages that state the fact, not every message about its topic.
-Answer as JSON: {{"facts": [{{"content": "...", "scope": "...", "source_messages": [1]}}]}}"""
+{who}Go through the messages in order. For each message in which someone tells what they did,
+do, have, are or plan, write each new thing it tells as its own fact, naming who it is about;
+skip a message that tells nothing lasting or nothing new, and never write a fact twice.
+In "source_messages" give the numbers of the one to three messages that state the fact, not
+every message about its topic.
+Answer as JSON, one entry for each fact (a message that says several things gives several):
+{ANSWER_SHAPE}"""
     return system, prompt
+
+
+def speakers_in_order(messages: Sequence[Message]) -> list[str]:
+    """The people who speak, by name, in the order they first do. Asked for "every fact",
+    Qwen2.5-1.5B gave one or two broad ones; asked person by person, several of each."""
+    names = (" ".join((m.author_name or "").split()) for m in messages)
+    return [escape(name) for name in dict.fromkeys(names) if name]
 
 
 def example(scopes: Collection[Scope]) -> str:
     """The worked example, its answer limited to the scopes the model may use."""
     facts = ",\n".join(
-        f'{{"content": "{text}", "scope": "{scope.value}", "source_messages": [{source}]}}'
+        f'{{"source_messages": [{source}], "content": "{text}", "scope": "{scope.value}"}}'
         for text, scope, source in EXAMPLE_FACTS
         if scope in scopes
     )

@@ -37,9 +37,16 @@ Every note:
   greeting or thanks: write "she", "her", "his" where the message says "I", "my";
 - is one sentence, shorter than the message it comes from, at most {max_words} words.
 At most {per_scope} notes a level. Leave out what the memory or the stored facts below
-already say; an empty list is right for a level with nothing new.
+already say; an empty list is right for a level with nothing new.{hierarchy}
 
 {data_note}"""
+
+# Seeds 000/001: each level holds only what a broader one did not capture. Measured with the
+# local model, the same note was filed under user and under session (docs/benchmarks.md).
+HIERARCHY_RULE = """
+Fill the levels from the broadest, in this order: {order}. A note goes to the broadest
+level it fits, and only there: a narrower level holds only what the broader ones did not
+capture, never the same note again in other words."""
 
 # Each definition on one line: the echo check (``domain.scaffolding``) reads the prompt by lines.
 LEVELS = {
@@ -132,9 +139,15 @@ def reflection_prompt(
 {render_conversation(messages)}
 
 Write at most {per_scope} notes for each level ({", ".join(s.value for s in active)}),
-each in your own words and starting with whom it is about.
+each in your own words, starting with whom it is about, and at one level only.
 Answer as JSON: {{{keys}}}"""
+    order = ", then ".join(s.value for s in active)
+    hierarchy = HIERARCHY_RULE.format(order=order) if len(active) > 1 else ""
     system = SYSTEM.format(
-        levels=levels, max_words=max_words, per_scope=per_scope, data_note=DATA_NOTE
+        levels=levels,
+        max_words=max_words,
+        per_scope=per_scope,
+        hierarchy=hierarchy,
+        data_note=DATA_NOTE,
     )
     return system + "\n\n" + example(active), prompt

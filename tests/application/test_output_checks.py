@@ -37,7 +37,8 @@ SPOILED_FACTS = [
 SPOILED_NOTES = (
     "Ana wants short answers; she often writes from her phone.",  # the prompt's example
     "<conversation> Alice wants short answers",  # a tag of the prompt
-    "each in your own words and starting with whom it is about.",  # an instruction
+    # an instruction of the request:
+    "each in your own words, starting with whom it is about, and at one level only.",
 )
 # A session written out as notes, one line each (as Qwen2.5-1.5B did): past three, refused.
 EXTRA_NOTES = tuple(f"Alice mentioned festival detail number {n}" for n in range(1, 6))

@@ -75,7 +75,43 @@ def test_the_fact_request_does_not_offer_an_empty_answer() -> None:
     # session full of facts; without it, three facts (docs/decisions.md, item 2).
     _, prompt = fact_extraction_prompt([SNEAKY], BOTH, 30)
     assert "empty" not in prompt
-    assert prompt.rstrip().endswith('"source_messages": [1]}]}')
+    assert prompt.rstrip().endswith('"scope": "..."}, ...]}')
+
+
+def test_the_fact_request_walks_the_messages_and_shows_several_entries() -> None:
+    # Asked for "every fact", Qwen2.5-1.5B gave one or two broad facts per LoCoMo session;
+    # walked message by message, the message number first, more (docs/decisions.md).
+    rui = Message(id="m3", role=Role.USER, text="Hi", sent_at=AT, author_name="Rui  <Costa>")
+    agent = Message(id="m4", role=Role.AGENT, text="Hello", sent_at=AT)
+    system, prompt = fact_extraction_prompt([NAMED, agent, rui, NAMED], BOTH, 30)
+    assert "The people speaking: Tomas Novak, Rui &lt;Costa&gt;." in prompt
+    assert "Go through the messages in order. For each message in which" in prompt
+    # Told "from [1] to [22]", the model wrote one entry for every message, looping on two.
+    assert "[4]" not in prompt.split("</conversation>")[1]
+    assert "never write a fact twice" in prompt
+    assert prompt.count('{"source_messages": [...], "content": "...", "scope": "..."}') == 3
+    assert "a message that says several things gives several" in prompt
+    assert '"Ana adopted a cat named Miso", not "Ana has a pet"' in system
+    _, unnamed = fact_extraction_prompt([SNEAKY], BOTH, 30)
+    assert "The people speaking" not in unnamed
+
+
+def test_the_example_answers_message_by_message_the_number_first() -> None:
+    system, _ = fact_extraction_prompt([SNEAKY], BOTH, 30)
+    answer = system[system.index("Answer:") :]
+    sources = [source for _, _, source in EXAMPLE_FACTS]
+    assert sources == sorted(sources)
+    assert answer.count('{"source_messages": [') == len(EXAMPLE_FACTS)
+
+
+def test_the_fact_prompt_says_what_facts_are_not() -> None:
+    # Seed 000: preferences, opinions, current context and passing state are reflections.
+    system, _ = fact_extraction_prompt([SNEAKY], BOTH, 30)
+    rules = system[system.index("Not facts") : system.index("Example")]
+    for kind in ("answer or behave", "opinions", "what the conversation is doing", "passing"):
+        assert kind in rules
+    assert "the agent's notes hold these" in rules
+    assert "hobbies" in system.split("Not facts")[0]  # lasting tastes stay facts
 
 
 def test_the_conversation_is_framed_as_data_in_every_prompt_that_shows_it() -> None:
@@ -179,6 +215,22 @@ def test_reflections_are_asked_few_named_third_person_with_a_worked_example() ->
     # An empty memory and no new facts add nothing a model could echo.
     assert "memory now holds" not in prompt
     assert "(" not in prompt.split("<conversation>")[0]
+
+
+def test_a_narrower_level_holds_only_what_a_broader_one_did_not_capture() -> None:
+    # Seeds 000/001; measured with the local model, one note was filed at two or three levels.
+    system, prompt = reflection_prompt([SNEAKY], list(HIERARCHY), {}, {}, [], 35)
+    assert (
+        "Fill the levels from the broadest, in this order: agent, then user, then session."
+        in system
+    )
+    assert "a narrower level holds only what the broader ones did not" in system
+    assert "never the same note again in other words" in system
+    assert "and at one level only" in prompt
+    two, _ = reflection_prompt([SNEAKY], [Scope.SESSION, Scope.USER], {}, {}, [], 35)
+    assert "in this order: user, then session." in two
+    alone, _ = reflection_prompt([SNEAKY], [Scope.SESSION], {}, {}, [], 35)
+    assert "Fill the levels" not in alone  # one level: nothing to fill in order
 
 
 def test_consolidation_has_no_tag_and_no_placeholder() -> None:
