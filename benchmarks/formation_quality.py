@@ -193,22 +193,35 @@ async def form_sample(
     clock = FakeClock(sample.turns[0].said_at)
     async with open_memory(config, llm=llm, embedder=counting, clock=clock) as memory:
         for session in sessions_of(sample, sessions):
-            messages = messages_of(sample, session)
-            conv = memory.conversation(AGENT, f"{sample.sample_id}.{session}", [sample.sample_id])
-            clock.set(messages[-1].sent_at + timedelta(minutes=1))
-            seen, tokens = len(memory.reports), counting.tokens
-            start = time.perf_counter()
-            run = SessionRun(sample.sample_id, session, len(messages), 0.0)
-            try:
-                await memory.start_session(conv)
-                await memory.record_messages(conv, messages, background=False)
-                await memory.end_session(conv)
-            except Exception as error:  # a partial run is still a result: say what failed
-                run.error = f"{type(error).__name__}: {error}"
-            run.seconds = time.perf_counter() - start
-            account(run, memory.reports[seen:], counting.tokens - tokens)
-            run.notes = await notes_of(memory, f"{sample.sample_id}.{session}")
+            run = await form_session(memory, clock, counting, sample, session)
             on_session(run, await formed_facts(memory, sample))
+
+
+async def form_session(
+    memory: MemoryService,
+    clock: FakeClock,
+    counting: CountingEmbedder,
+    sample: Sample,
+    session: str,
+) -> SessionRun:
+    """One session played (its clock a minute after its last turn) and ended; a failure is
+    kept in the run, so a partial formation is still a result."""
+    messages = messages_of(sample, session)
+    conv = memory.conversation(AGENT, f"{sample.sample_id}.{session}", [sample.sample_id])
+    clock.set(messages[-1].sent_at + timedelta(minutes=1))
+    seen, tokens = len(memory.reports), counting.tokens
+    start = time.perf_counter()
+    run = SessionRun(sample.sample_id, session, len(messages), 0.0)
+    try:
+        await memory.start_session(conv)
+        await memory.record_messages(conv, messages, background=False)
+        await memory.end_session(conv)
+    except Exception as error:  # a partial run is still a result: say what failed
+        run.error = f"{type(error).__name__}: {error}"
+    run.seconds = time.perf_counter() - start
+    account(run, memory.reports[seen:], counting.tokens - tokens)
+    run.notes = await notes_of(memory, f"{sample.sample_id}.{session}")
+    return run
 
 
 def print_run(run: SessionRun) -> None:

@@ -13,7 +13,6 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Protocol
 
 from dependency_injector import providers
@@ -23,10 +22,8 @@ from benchmarks.formation_quality import (
     CountingEmbedder,
     FormedFact,
     SessionRun,
-    account,
+    form_session,
     formed_facts,
-    messages_of,
-    notes_of,
 )
 from benchmarks.locomo_data import Sample
 from benchmarks.locomo_qa_data import QAItem
@@ -90,7 +87,7 @@ async def run_conversation(
     container.meter.override(providers.Object(setup.meter))
     async with running(container) as memory:
         for session in sessions:
-            progress.session(await form(memory, clock, counting, sample, session))
+            progress.session(await form_session(memory, clock, counting, sample, session))
         progress.formed(await formed_facts(memory, sample))
         clock.advance(hours=1)  # the questions come an hour after the last session
         conversation = memory.conversation(
@@ -105,32 +102,6 @@ async def run_conversation(
             return record
 
         await asyncio.gather(*(one(i) for i in items))
-
-
-async def form(
-    memory: MemoryService,
-    clock: FakeClock,
-    counting: CountingEmbedder,
-    sample: Sample,
-    session: str,
-) -> SessionRun:
-    """One session played and ended, as ``formation_quality.form_sample`` does it."""
-    messages = messages_of(sample, session)
-    conversation = memory.conversation(AGENT, f"{sample.sample_id}.{session}", [sample.sample_id])
-    clock.set(messages[-1].sent_at + timedelta(minutes=1))
-    seen, tokens = len(memory.reports), counting.tokens
-    started = time.perf_counter()
-    run = SessionRun(sample.sample_id, session, len(messages), 0.0)
-    try:
-        await memory.start_session(conversation)
-        await memory.record_messages(conversation, messages, background=False)
-        await memory.end_session(conversation)
-    except Exception as error:  # a partial run is still a result: say what failed
-        run.error = f"{type(error).__name__}: {error}"
-    run.seconds = time.perf_counter() - started
-    account(run, memory.reports[seen:], counting.tokens - tokens)
-    run.notes = await notes_of(memory, f"{sample.sample_id}.{session}")
-    return run
 
 
 async def question(
