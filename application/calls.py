@@ -38,10 +38,12 @@ class ModelRouter:
         prompt: str,
         schema: type[T],
         retries_on_invalid: int = 1,
+        model: str | None = None,
     ) -> T:
-        """One structured call; an unusable answer is asked again, then raised."""
+        """One structured call; an unusable answer is asked again, then raised. ``model``
+        names another model than the role's, on the role's client."""
         request = LLMRequest(
-            model_for(role, self.settings),
+            model or model_for(role, self.settings),
             system,
             prompt,
             purpose,

@@ -43,3 +43,10 @@ class ExtractedReflections(_Answer):
 
 class ConsolidatedText(_Answer):
     content: str
+
+
+class ChosenMemories(_Answer):
+    relevant: list[int] = Field(
+        default_factory=list,
+        description="Numbers of the memories that help answer, the most useful first.",
+    )

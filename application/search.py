@@ -21,6 +21,7 @@ from eden_memory.application.calls import embed
 from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
+from eden_memory.application.reranking import Reranked, rerank
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import InvalidInputError
@@ -37,12 +38,14 @@ from eden_memory.domain.ranking import (
     single,
 )
 from eden_memory.domain.relevance import answerable, hit_relevance
+from eden_memory.domain.reranking import RerankBy
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.domain.temporal import TimeFilter, without_relative_time
 from eden_memory.domain.vectors import cosine
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.reranker import Reranker
 from eden_memory.ports.stores import FactRanking, FactStore
 from eden_memory.ports.telemetry import Attribute, Span, Telemetry
 
@@ -70,6 +73,9 @@ class SearchResult:
     # A newer result about the same thing, ranked above this one: this fact may be out of
     # date (``application/freshness.py``).
     newer: FactId | None = None
+    # The reranker's score (its own scale) when one reordered the search; the results are
+    # then in its order, not ``score``'s (``application/reranking.py``).
+    rerank_score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,7 @@ class SearchDebug:
     # Hits found but none relevant: how many, and the best one's relevance (else None).
     abstained: int = 0
     best_relevance: float | None = None
+    rerank: str = ""  # who reranked and how many candidates, or why the fused order stayed
 
 
 @dataclass(frozen=True)
@@ -138,6 +145,8 @@ class FactSearch:
     # Access counts are bookkeeping: a host may batch them off the caller's path.
     track: Callable[[list[FactId], datetime], None] | None = None
     telemetry: Telemetry = NO_TELEMETRY
+    # Reorders the best ``settings.rerank_depth`` candidates when ``settings.rerank`` is on.
+    reranker: Reranker | None = None
 
     async def search(
         self,
@@ -197,7 +206,8 @@ class FactSearch:
             scopes.visibility,
             k,
         )
-        kept = await self._winners([c.hits for c in context], facts, k, scopes.visibility, now)
+        reranked = await self._reranked(queries, [c.hits for c in context], facts, k, scopes, now)
+        kept = reranked.hits
         unscored = [FactId(h.id) for h in kept if h.semantic_score is None]
         cosines = await self._cosines(unscored, vectors)
         seconds["read_facts"] = time.perf_counter() - started
@@ -207,7 +217,14 @@ class FactSearch:
             for h in kept
         ]
         results = [
-            SearchResult(facts[FactId(h.id)], h.score, h.semantic_score, h.keyword_score, r)
+            SearchResult(
+                facts[FactId(h.id)],
+                h.score,
+                h.semantic_score,
+                h.keyword_score,
+                r,
+                rerank_score=reranked.scores.get(h.id),
+            )
             for h, r in zip(kept, relevances, strict=True)
         ]
         line = self.settings.abstain_below if thresholds else 0.0
@@ -246,9 +263,31 @@ class FactSearch:
         info = SearchDebug(mode.value, limits, _describe(rule), explained)
         info.seconds = seconds
         info.abstained = abstained
+        info.rerank = reranked.note
         known = [r for r in relevances if r is not None]
         info.best_relevance = max(known) if known else None
         return SearchResponse(results, info)
+
+    async def _reranked(
+        self,
+        queries: Sequence[str],
+        lists: list[list[FusedHit]],
+        facts: dict[FactId, Fact],
+        k: int,
+        scopes: ActiveScopes,
+        now: datetime,
+    ) -> Reranked:
+        """Each query's best ``k`` live candidates, merged; when reranking is on, as many
+        taken from the merged best ``rerank_depth`` in the reranker's order."""
+        s, visibility = self.settings, scopes.visibility
+        kept = await self._winners(lists, facts, k, visibility, now)
+        if self.reranker is None or s.rerank is RerankBy.OFF:
+            return Reranked(kept)
+        depth = max(k, s.rerank_depth)
+        merged = await self._winners(lists, facts, depth, visibility, now)
+        read = {str(i): f for i, f in facts.items()}
+        done = await rerank(self.reranker, queries, merged, read, depth, self.telemetry)
+        return replace(done, hits=done.hits[: len(kept)])
 
     async def _cosines(
         self, ids: Sequence[FactId], vectors: Sequence[list[float] | None]

@@ -26,6 +26,7 @@ from eden_memory.application.lifecycle import Lifecycle, Recorded
 from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
+from eden_memory.application.reranking import search_reranker
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.ids import AgentId, FactId
@@ -36,6 +37,7 @@ from eden_memory.domain.settings import MemorySettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
+from eden_memory.ports.reranker import Reranker
 from eden_memory.ports.stores import Stores
 from eden_memory.ports.telemetry import Telemetry
 
@@ -46,7 +48,9 @@ class MemoryService:
     ``stores`` is the store by concern (``memory_stores()``, ``open_sqlite(path)``,
     ``mongo_stores(db)``, or what ``open_memory`` builds); each collaborator below takes only
     the concerns it uses. ``telemetry`` receives its steps and model calls (off by default;
-    ``adapters.telemetry.otel.OtelTelemetry`` for OpenTelemetry)."""
+    ``adapters.telemetry.otel.OtelTelemetry`` for OpenTelemetry). ``reranker`` judges a
+    search's best candidates when ``settings.search.rerank`` is on (for ``llm``, the memory's
+    own model when none is given)."""
 
     def __init__(
         self,
@@ -58,6 +62,7 @@ class MemoryService:
         on_report: Callable[[FormationReport], None] | None = None,
         meter: UsageMeter | None = None,
         telemetry: Telemetry | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
         self.settings = settings or MemorySettings()
         self.clock = clock
@@ -109,6 +114,7 @@ class MemoryService:
             calibrations,
             track=self._track_access,
             telemetry=traced,
+            reranker=search_reranker(self.settings.search, models, reranker),
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(

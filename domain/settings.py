@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
 from eden_memory.domain.relevance import ABSTAIN_BELOW
+from eden_memory.domain.reranking import RerankBy
 
 if TYPE_CHECKING:  # scopes imports the agent settings, which build on these
     from eden_memory.domain.scopes import Scope
@@ -153,11 +154,19 @@ class SearchSettings(_Settings):
     # 0.5 is the line 95% of unrelated text stays under); 0 never abstains. Off with the
     # thresholds (``thresholds=False``).
     abstain_below: Unit = ABSTAIN_BELOW
+    # A second judge reorders the best ``rerank_depth`` candidates of a search
+    # (domain/reranking.py): off, the memory's LLM, or a local cross-encoder. ``rerank_model``:
+    # the LLM's model name (None: the fast role's model), or the cross-encoder's folder.
+    rerank: RerankBy = RerankBy.OFF
+    rerank_depth: Annotated[int, Field(ge=1, le=100)] = 30
+    rerank_model: str | None = None
 
     @model_validator(mode="after")
     def _top_k_fits(self) -> Self:
         if self.default_top_k > self.max_top_k:
             raise ValueError("default_top_k must not exceed max_top_k")
+        if self.rerank is RerankBy.CROSS_ENCODER and not self.rerank_model:
+            raise ValueError("rerank cross_encoder needs rerank_model: the model's folder")
         return self
 
 

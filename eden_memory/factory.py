@@ -28,6 +28,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
+from eden_memory.ports.reranker import Reranker
 from eden_memory.ports.stores import Stores
 from eden_memory.ports.telemetry import Telemetry
 
@@ -80,6 +81,7 @@ async def open_memory(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     telemetry: Telemetry | None = None,
+    reranker: Reranker | None = None,
 ) -> AsyncIterator[MemoryService]:
     """``async with open_memory() as memory:`` — any port can be replaced (tests, hosts).
 
@@ -89,7 +91,9 @@ async def open_memory(
     (``memory_stores()``, ``await open_sqlite(path)``, ``mongo_stores(db)``) or a file path:
     the embedded store kept there (opened and closed here). ``telemetry`` receives the
     service's steps and model calls (``OtelTelemetry(tracer_provider=..., ...)``), in place
-    of what ``EDEN_MEMORY_TELEMETRY`` chooses.
+    of what ``EDEN_MEMORY_TELEMETRY`` chooses. ``reranker`` judges a search's best candidates
+    when ``search.rerank`` is on, in place of the memory's LLM or the cross-encoder the
+    settings name.
     """
     from eden_memory.container import Container, running
     from eden_memory.container.overrides import override_ports
@@ -106,7 +110,13 @@ async def open_memory(
         )
     container = Container(config=config)
     override_ports(
-        container, llm=llm, store=store, embedder=embedder, clock=clock, telemetry=telemetry
+        container,
+        llm=llm,
+        store=store,
+        embedder=embedder,
+        clock=clock,
+        telemetry=telemetry,
+        reranker=reranker,
     )
     async with running(container) as service:
         yield service

@@ -10,6 +10,7 @@ from eden_memory.adapters.clocks import FakeClock, SystemClock
 from eden_memory.adapters.embedders.fake import FakeEmbedder
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM, ScriptExhaustedError
+from eden_memory.adapters.rerankers.fake import WordOverlapReranker
 from eden_memory.adapters.stores.memory import fail_next, memory_stores
 from eden_memory.demo.lookup_model import LookupModel
 
@@ -21,6 +22,7 @@ __all__ = [
     "ScriptExhaustedError",
     "ScriptedLLM",
     "SystemClock",
+    "WordOverlapReranker",
     "fail_next",
     "memory_stores",
 ]

@@ -22,6 +22,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.container import embedders as embedder_builders
 from eden_memory.container import llms as llm_builders
+from eden_memory.container import rerankers as reranker_builders
 from eden_memory.container import stores as store_builders
 from eden_memory.container import telemetry as telemetry_builders
 from eden_memory.domain.model_choice import ModelRole
@@ -111,6 +112,8 @@ class Container(containers.DeclarativeContainer):
         llm_builders.by_role, llm_fast, llm_reflection_free, llm_reflection_premium
     )
 
+    reranker = providers.Singleton(reranker_builders.reranker, config)
+
     service = providers.Singleton(
         MemoryService,
         stores=stores,
@@ -120,4 +123,5 @@ class Container(containers.DeclarativeContainer):
         settings=config.provided.memory,
         meter=meter,
         telemetry=telemetry,
+        reranker=reranker,
     )

@@ -11,6 +11,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM
+from eden_memory.ports.reranker import Reranker
 from eden_memory.ports.stores import Stores
 from eden_memory.ports.telemetry import Telemetry
 
@@ -30,6 +31,7 @@ def override_ports(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     telemetry: Telemetry | None = None,
+    reranker: Reranker | None = None,
 ) -> None:
     """Override each port given; the others stay as the settings choose them.
 
@@ -46,3 +48,5 @@ def override_ports(
         container.clock.override(providers.Object(clock))
     if telemetry is not None:
         container.telemetry.override(providers.Object(telemetry))
+    if reranker is not None:
+        container.reranker.override(providers.Object(reranker))

@@ -1,0 +1,1 @@
+"""Reranker adapters (``ports/reranker.py``); the memory's own LLM is ``application.reranking``."""

@@ -1,0 +1,67 @@
+"""A reranked search has a rerank span under it: the model, the candidates, a failure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eden_memory.application.service import MemoryService
+from eden_memory.domain.errors import ProviderError
+from eden_memory.domain.reranking import RerankBy
+from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.settings import MemorySettings, SearchSettings
+from eden_memory.ports.reranker import Reranker
+from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
+from tests.application.story import START
+from tests.telemetry.conftest import Recorded
+
+FACTS = ["Ana moved to Braga", "Ana has a cat named Miso", "Ana works in Braga"]
+
+
+class Judge:
+    name = "judge"
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+
+    async def scores(self, queries: Sequence[str], passages: Sequence[str]) -> list[float]:
+        if self.fail:
+            raise ProviderError("timed out")
+        return [float(len(p)) for p in passages]
+
+
+async def searched(recorded: Recorded, reranker: Reranker) -> Any:
+    settings = MemorySettings(search=SearchSettings(rerank=RerankBy.LLM, abstain_below=0.0))
+    memory = MemoryService(
+        memory_stores(),
+        KeywordEmbedder(),
+        ScriptedLLM([]),
+        FakeClock(START),
+        settings,
+        telemetry=recorded.telemetry,
+        reranker=reranker,
+    )
+    at = START.isoformat()
+    await memory.admin.add_facts(
+        [{"content": c, "agent_id": "nova", "user_id": "ana", "formed_at": at} for c in FACTS]
+    )
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["ana"])
+    await memory.search_facts(conv, ["Where does Ana live"])
+    (search,) = recorded.spans("eden_memory.search")
+    (rerank,) = recorded.spans("eden_memory.search.rerank")
+    assert rerank.parent is not None
+    assert rerank.parent.span_id == search.context.span_id
+    return dict(rerank.attributes or {})
+
+
+async def test_a_reranked_search_reports_the_judge_and_what_it_judged(recorded: Recorded) -> None:
+    attributes = await searched(recorded, Judge())
+    assert attributes["eden_memory.rerank.model"] == "judge"
+    assert attributes["eden_memory.rerank.candidates"] >= 2
+    assert attributes["eden_memory.rerank.judged"] == attributes["eden_memory.rerank.candidates"]
+    assert "eden_memory.rerank.failed" not in attributes
+
+
+async def test_a_failed_judgement_is_marked_on_its_span(recorded: Recorded) -> None:
+    attributes = await searched(recorded, Judge(fail=True))
+    assert attributes["eden_memory.rerank.failed"] == "ProviderError"
