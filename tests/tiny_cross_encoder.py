@@ -22,8 +22,8 @@ def save_tiny_cross_encoder(folder: Path) -> Path:
         num_hidden_layers=1,
         num_attention_heads=2,
         intermediate_size=64,
-        num_labels=1,
     )
+    config.num_labels = 1  # one relevance score a pair
     BertForSequenceClassification(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

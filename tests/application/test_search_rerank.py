@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.rerankers.fake import WordOverlapReranker
@@ -23,7 +24,7 @@ from eden_memory.domain.reranking import RerankBy
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
 from eden_memory.ports.llm import LLMRequest
-from tests.application.story import START, FakeClock
+from tests.application.story import START
 
 FACTS = [
     "Ana has a cat named Miso",
