@@ -50,3 +50,9 @@ class ChosenMemories(_Answer):
         default_factory=list,
         description="Numbers of the memories that help answer, the most useful first.",
     )
+
+
+class MoreQueries(_Answer):
+    queries: list[str] = Field(
+        default_factory=list, description="Other ways to search for the answer, one each."
+    )

@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
+from eden_memory.application.expansion import Expanded, QueryExpander
 from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
 from eden_memory.application.raises import raise_candidates
@@ -100,6 +101,7 @@ class SearchDebug:
     abstained: int = 0
     best_relevance: float | None = None
     rerank: str = ""  # who reranked and how many candidates, or why the fused order stayed
+    expansion: str = ""  # who added queries and how many, or why none were (``queries``)
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,8 @@ class FactSearch:
     telemetry: Telemetry = NO_TELEMETRY
     # Reorders the best ``settings.rerank_depth`` candidates when ``settings.rerank`` is on.
     reranker: Reranker | None = None
+    # Adds queries to a search given fewer than ``max_queries`` when ``settings.expand`` is on.
+    expander: QueryExpander | None = None
 
     async def search(
         self,
@@ -170,14 +174,27 @@ class FactSearch:
             "eden_memory.search.top_k": k,
         }
         with self.telemetry.operation("eden_memory.search", asked) as span:
-            response = await self._search(scopes, queries, k, debug, mode, thresholds, span)
+            expanded = await self._expanded(queries)
+            searched = [*queries, *expanded.added]
+            response = await self._search(
+                scopes, searched, len(queries), k, debug, mode, thresholds, span
+            )
+            if response.debug is not None:
+                response.debug.expansion = expanded.note
             span.set("eden_memory.search.results", len(response.results))
             return response
+
+    async def _expanded(self, queries: Sequence[str]) -> Expanded:
+        room = self.settings.max_queries - len(queries)
+        if self.expander is None or not self.settings.expand or room < 1:
+            return Expanded([])
+        return await self.expander.expand(queries, room)
 
     async def _search(
         self,
         scopes: ActiveScopes,
         queries: Sequence[str],
+        given: int,
         k: int,
         debug: bool,
         mode: SearchMode,
@@ -206,8 +223,11 @@ class FactSearch:
             scopes.visibility,
             k,
         )
-        reranked = await self._reranked(queries, [c.hits for c in context], facts, k, scopes, now)
-        kept = reranked.hits
+        # Added queries widen the candidates; the caller's own queries say how many results
+        # there are and what a reranker judges against.
+        asked, lists = queries[:given], [c.hits for c in context]
+        reranked = await self._reranked(asked, lists, facts, k, scopes, now)
+        kept = reranked.hits if given == len(queries) else reranked.hits[: k * given]
         unscored = [FactId(h.id) for h in kept if h.semantic_score is None]
         cosines = await self._cosines(unscored, vectors)
         seconds["read_facts"] = time.perf_counter() - started
@@ -234,7 +254,7 @@ class FactSearch:
         span.set("eden_memory.search.abstained", abstained)
         if self.settings.newer_first and len(results) > 1:
             started = time.perf_counter()
-            results = await self._newer_first(results, queries)
+            results = await self._newer_first(results, asked)
             seconds["newer_first"] = time.perf_counter() - started
         started = time.perf_counter()
         found = [r.fact.id for r in results]

