@@ -21,12 +21,12 @@ from eden_memory.application.calls import ModelRouter
 from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.context import ContextAssembler, ContextLabels, MemoryContext
 from eden_memory.application.conversation import Conversation
+from eden_memory.application.expansion import QueryExpander
 from eden_memory.application.formation.pipeline import Formation, Trigger
 from eden_memory.application.lifecycle import Lifecycle, Recorded
 from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
-from eden_memory.application.expansion import QueryExpander
 from eden_memory.application.reranking import search_reranker
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
 from eden_memory.application.telemetry import NO_TELEMETRY
