@@ -18,6 +18,7 @@ from eden_memory.application.prompts.reranking import rerank_prompt
 from eden_memory.application.schemas import ChosenMemories
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.errors import ConfigurationError, InvalidLLMOutputError, ProviderError
+from eden_memory.domain.ids import FactId
 from eden_memory.domain.model_choice import ModelRole, model_for
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import FusedHit
@@ -51,15 +52,21 @@ class ModelReranker:
             return []
         system, prompt = rerank_prompt(queries, passages)
         problem = ""
-        for _ in range(self.attempts):
-            answer = await self.models.ask(
-                ModelRole.FAST, "rerank", system, prompt, ChosenMemories, model=self.model
-            )
+        for _ in range(self.attempts):  # an unusable answer is asked again, once in all
             try:
+                answer = await self.models.ask(
+                    ModelRole.FAST,
+                    "rerank",
+                    system,
+                    prompt,
+                    ChosenMemories,
+                    retries_on_invalid=0,
+                    model=self.model,
+                )
                 return scores_from_choice(answer.relevant, len(passages))
-            except RerankAnswerError as error:
+            except (InvalidLLMOutputError, RerankAnswerError) as error:
                 problem = str(error)
-        raise InvalidLLMOutputError(f"the reranking answer named other memories: {problem}")
+        raise InvalidLLMOutputError(f"the reranking answer could not be used: {problem}")
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ async def rerank(
     reranker: Reranker,
     queries: Sequence[str],
     hits: Sequence[FusedHit],
-    facts: Mapping[str, Fact],
+    facts: Mapping[FactId, Fact],
     depth: int,
     telemetry: Telemetry = NO_TELEMETRY,
 ) -> Reranked:
@@ -84,7 +91,7 @@ async def rerank(
     asked: dict[str, Attribute] = {"eden_memory.rerank.model": reranker.name}
     asked["eden_memory.rerank.candidates"] = len(judged)
     with telemetry.operation("eden_memory.search.rerank", asked) as span:
-        passages = [facts[h.id].content for h in judged]
+        passages = [facts[FactId(h.id)].content for h in judged]
         try:
             scores = await reranker.scores(queries, passages)
             order = rerank_order(len(judged), scores)

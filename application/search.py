@@ -224,18 +224,12 @@ class FactSearch:
             k,
         )
         # Added queries widen the candidates; the caller's own queries say how many results
-        # there are and what a reranker judges against.
-        asked, lists = queries[:given], [c.hits for c in context]
-        reranked = await self._reranked(asked, lists, facts, k, scopes, now)
-        kept = reranked.hits if given == len(queries) else reranked.hits[: k * given]
-        unscored = [FactId(h.id) for h in kept if h.semantic_score is None]
-        cosines = await self._cosines(unscored, vectors)
+        # there are, how relevant each is, and what a reranker judges against.
+        lists = [c.hits for c in context]
+        reranked = await self._reranked(queries[:given], lists, given, facts, k, scopes, now)
+        kept = reranked.hits
+        relevances = await self._relevances(kept, lists[:given], vectors[:given])
         seconds["read_facts"] = time.perf_counter() - started
-        scale = (await self.calibrations.current()).scale
-        relevances = [
-            hit_relevance(scale, cosines.get(h.id, h.semantic_score), h.keyword_coverage)
-            for h in kept
-        ]
         results = [
             SearchResult(
                 facts[FactId(h.id)],
@@ -254,7 +248,7 @@ class FactSearch:
         span.set("eden_memory.search.abstained", abstained)
         if self.settings.newer_first and len(results) > 1:
             started = time.perf_counter()
-            results = await self._newer_first(results, asked)
+            results = await self._newer_first(results, queries[:given])
             seconds["newer_first"] = time.perf_counter() - started
         started = time.perf_counter()
         found = [r.fact.id for r in results]
@@ -290,24 +284,55 @@ class FactSearch:
 
     async def _reranked(
         self,
-        queries: Sequence[str],
+        asked: Sequence[str],
         lists: list[list[FusedHit]],
+        given: int,
         facts: dict[FactId, Fact],
         k: int,
         scopes: ActiveScopes,
         now: datetime,
     ) -> Reranked:
-        """Each query's best ``k`` live candidates, merged; when reranking is on, as many
-        taken from the merged best ``rerank_depth`` in the reranker's order."""
+        """The results' hits: each query's best ``k`` live candidates merged, at most ``k``
+        for each of the caller's queries (``given``; added queries widen the candidates, not
+        the results); when reranking is on, the reranker's order over these and the next
+        candidates down to ``rerank_depth`` (a reranker that fails or has no opinion leaves
+        them as they were)."""
         s, visibility = self.settings, scopes.visibility
         kept = await self._winners(lists, facts, k, visibility, now)
-        if self.reranker is None or s.rerank is RerankBy.OFF:
+        if given < len(lists):
+            kept = kept[: k * given]
+        n = len(kept)
+        if self.reranker is None or s.rerank is RerankBy.OFF or n == 0:
             return Reranked(kept)
-        depth = max(k, s.rerank_depth)
-        merged = await self._winners(lists, facts, depth, visibility, now)
-        read = {str(i): f for i, f in facts.items()}
-        done = await rerank(self.reranker, queries, merged, read, depth, self.telemetry)
-        return replace(done, hits=done.hits[: len(kept)])
+        depth = max(s.rerank_depth, n)
+        deeper = await self._winners(lists, facts, depth, visibility, now)
+        shown = {h.id for h in kept}
+        judged = kept + [h for h in deeper if h.id not in shown][: depth - n]
+        done = await rerank(self.reranker, asked, judged, facts, len(judged), self.telemetry)
+        return replace(done, hits=done.hits[:n])
+
+    async def _relevances(
+        self,
+        kept: Sequence[FusedHit],
+        own: Sequence[Sequence[FusedHit]],
+        vectors: Sequence[list[float] | None],
+    ) -> list[float | None]:
+        """Each hit's relevance to the caller's queries (``own``: their lists; ``vectors``:
+        their embeddings): an added query's closeness is not evidence that a fact is
+        relevant to what was asked. A hit no semantic ranking of theirs scored gets its
+        cosine with their closest query."""
+        scale = (await self.calibrations.current()).scale
+        semantic: dict[str, float | None] = {}
+        coverage: dict[str, float | None] = {}
+        for hits in own:
+            for h in hits:
+                if h.semantic_score is not None:
+                    semantic[h.id] = max(h.semantic_score, semantic.get(h.id) or -1.0)
+                if h.keyword_coverage is not None:
+                    coverage[h.id] = max(h.keyword_coverage, coverage.get(h.id) or 0.0)
+        missing = [FactId(h.id) for h in kept if semantic.get(h.id) is None]
+        semantic |= await self._cosines(missing, vectors)
+        return [hit_relevance(scale, semantic.get(h.id), coverage.get(h.id)) for h in kept]
 
     async def _cosines(
         self, ids: Sequence[FactId], vectors: Sequence[list[float] | None]

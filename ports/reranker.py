@@ -10,9 +10,8 @@ class Reranker(Protocol):
     """Scores facts against a search's queries, reading each pair together.
 
     An adapter must return one finite score per passage, in passage order, larger meaning
-    more useful to the queries (any scale: only the order is used), or fewer scores than
-    passages when it judged only the first ones. A search may carry up to three queries
-    about one need: a fact is as useful as it is to the best of them. Failures raise
+    more useful to the queries (any scale: only the order is used). A search may carry up to
+    three queries about one need: a fact is as useful as it is to the best of them. Failures raise
     ``ProviderError`` subclasses, or ``InvalidLLMOutputError`` for an answer that does not
     fit the passages shown; the search then keeps its fused order.
     """

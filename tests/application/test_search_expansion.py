@@ -70,7 +70,7 @@ async def test_an_added_query_finds_what_the_question_s_words_do_not() -> None:
     assert "Write 2 other ways to search" in request.prompt
 
 
-async def test_the_results_are_as_many_as_the_caller_s_queries_give() -> None:
+async def test_the_results_are_at_most_top_k_for_the_caller_s_query() -> None:
     llm = ScriptedLLM(by_purpose={"expand": [{"queries": ["Bob tea", "festival budget"]}]})
     service = await memory(settings(expand=True), llm)
     found = await search(service, ["Ana"], 1)
@@ -133,3 +133,30 @@ async def test_an_unconfigured_model_is_a_configuration_error() -> None:
     service = await memory(settings(expand=True), llm)
     with pytest.raises(ConfigurationError, match="needs an LLM"):
         await search(service, ["Ana"])
+
+
+async def test_with_two_queries_the_results_are_at_most_top_k_for_each() -> None:
+    queries = ["Ana cat", "Mars festival"]
+    llm = ScriptedLLM(by_purpose={"expand": [{"queries": ["Bob prefers tea"]}]})
+    found = await search(await memory(settings(expand=True), llm), queries, 1)
+    assert len(found.debug.queries) == 3
+    assert len(found.results) == 2
+
+
+async def test_an_added_query_does_not_make_an_unrelated_fact_relevant() -> None:
+    """Relevance is to what the caller asked: a search that abstains without expansion
+    abstains with it, whatever the model proposed."""
+    question = ["What is Carla's favourite film"]
+    plain = await search(await memory(MemorySettings(), ScriptedLLM([])), question)
+    assert plain.results == []
+    llm = ScriptedLLM(by_purpose={"expand": [{"queries": ["Bob prefers tea over coffee"]}]})
+    chosen = MemorySettings(search=SearchSettings(expand=True))
+    found = await search(await memory(chosen, llm), question)
+    assert found.results == []
+    assert found.debug.abstained > 0
+
+
+async def test_a_failed_expansion_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    llm = ScriptedLLM(by_purpose={"expand": [ProviderError("timed out")]})
+    await search(await memory(settings(expand=True), llm), ["Ana"])
+    assert "query expansion failed, the given queries are searched: timed out" in caplog.text

@@ -19,6 +19,7 @@ from eden_memory.adapters.rerankers.fake import WordOverlapReranker
 from eden_memory.adapters.stores.memory import memory_stores
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.service import MemoryService
+from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.errors import ConfigurationError, InvalidLLMOutputError, ProviderError
 from eden_memory.domain.reranking import RerankBy
 from eden_memory.domain.scopes import AgentMemoryConfig
@@ -208,7 +209,7 @@ async def test_a_model_naming_memories_it_was_not_shown_is_asked_again_then_igno
     found = await search(service, ["Ana"])
     assert len(llm.requests) == 2
     assert contents(found) == contents(plain)
-    assert "named other memories" in found.debug.rerank
+    assert "could not be used: memory 1 was named twice" in found.debug.rerank
 
 
 async def test_rerank_model_names_the_model_asked() -> None:
@@ -234,3 +235,55 @@ def test_a_cross_encoder_must_be_given_or_built() -> None:
 def test_a_cross_encoder_without_its_folder_is_refused() -> None:
     with pytest.raises(ValueError, match="needs rerank_model"):
         SearchSettings(rerank=RerankBy.CROSS_ENCODER)
+
+
+async def test_with_several_queries_a_failed_rerank_returns_what_no_rerank_would() -> None:
+    """The reranker reads each query's winners and the deeper candidates after them: a
+    failure, or no opinion, leaves exactly the results of a search without it."""
+    queries = ["Ana", "Mars festival"]
+    for judge in (Failing(ProviderError("timed out")), WrongLength()):
+        service = await memory(settings(rerank=RerankBy.LLM), judge)
+        plain = await search(plain_of(service), queries, 1)
+        found = await search(service, queries, 1)
+        assert contents(found) == contents(plain)
+        assert "The Mars festival budget is 50000 dollars" in contents(found)
+
+
+async def test_the_winners_of_every_query_are_shown_first() -> None:
+    reversing = Reversing()
+    queries = ["Ana", "Mars festival"]
+    service = await memory(settings(rerank=RerankBy.LLM), reversing)
+    plain = await search(plain_of(service), queries, 1)
+    await search(service, queries, 1)
+    assert reversing.shown[0][:2] == contents(plain)
+
+
+async def test_a_depth_under_top_k_still_judges_every_result() -> None:
+    reversing = Reversing()
+    service = await memory(settings(rerank=RerankBy.LLM, rerank_depth=1), reversing)
+    found = await search(service, ["Ana"], 3)
+    assert [len(s) for s in reversing.shown] == [3]
+    assert contents(found) == list(reversed(reversing.shown[0]))
+
+
+async def test_relevance_and_abstention_hold_after_a_rerank() -> None:
+    """A reranker reorders; it does not make an unrelated fact relevant."""
+    abstaining = MemorySettings(search=SearchSettings(rerank=RerankBy.LLM))
+    service = await memory(abstaining, Reversing())
+    found = await search(service, ["Which dentist does Carla see"])
+    assert found.results == []
+    answered = await search(service, ["Mars festival budget"])
+    assert answered.results
+    assert all(r.relevance is not None for r in answered.results)
+
+
+async def test_an_agent_with_its_own_search_settings_is_reranked_too() -> None:
+    reranker = WordOverlapReranker()
+    service = await memory(settings(rerank=RerankBy.LLM), reranker)
+    own = AgentSettings.of({"search": {"default_top_k": 2}})
+    conv = service.conversation(AgentMemoryConfig("nova", settings=own), "s1", ["alice"])
+    found = await service.search_facts(conv, ["Where did Ana move"], debug=True)
+    assert len(found.results) == 2
+    assert reranker.calls
+    assert found.debug is not None
+    assert found.debug.rerank.startswith("word-overlap: ")

@@ -31,7 +31,8 @@ def choose_by_shared_words(request: LLMRequest, _schema: object) -> dict[str, li
     """A scripted judge that reads the prompt as a model would: the numbered lines sharing
     the most words with the question, best first (so the numbering is what is tested)."""
     prompt = request.prompt
-    question = set(WORD.findall(prompt.split("\n", 1)[0].lower())) - {"question"}
+    asked = [line for line in prompt.splitlines() if line.startswith("Question: ")]
+    question = {w for line in asked for w in WORD.findall(line.lower())} - {"question"}
     shared = [
         (len(question & set(WORD.findall(text.lower()))), int(n))
         for n, text in LINE.findall(prompt)
