@@ -23,7 +23,9 @@ AGENTS = "memory_agent"
 
 class V1Source(Protocol):
     """The first system's data, read only. An adapter must never write, and must hand over
-    the documents as stored (the migration decides what it can use and reports the rest)."""
+    the documents as stored (the migration decides what it can use and reports the rest).
+    A read that fails raises the library's ``StoreUnavailableError`` (worth running again)
+    or ``StoreError``, never its driver's exception."""
 
     @property
     def label(self) -> str:

@@ -129,7 +129,8 @@ def migrate_v1_command(
 
     try:
         report = asyncio.run(work())
-    except PyMongoError as error:  # the v1 server's (a bad URI, database name, no server)
+    except PyMongoError as error:  # the client's own (an SRV name that does not resolve):
+        # the reader translates its reads itself, naming each ("reading v1 agent ids").
         raise translate(error, "reading the v1 data") from None
     if as_json:
         print(json.dumps(report.as_dict(), indent=2, default=str))

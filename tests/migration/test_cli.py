@@ -63,3 +63,18 @@ async def test_migrate_rerun_and_rollback_from_the_command_line(
     finally:
         await client.drop_database(name)
         await client.close()
+
+
+def test_an_unreachable_source_is_one_line_and_leaves_the_run_to_resume(tmp_path: Path) -> None:
+    """No v1 server: one line naming what was being read, no pymongo traceback; the run it
+    started is left unfinished, so the same command resumes it once the server is back."""
+    uri = "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300"  # nothing listens on port 1
+    done = _cli(tmp_path, "migrate-v1", "--source-uri", uri, "--source-db", "v1")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("error: MongoDB unavailable during reading v1 agent ids: 127.0.0.1:1")
+    assert "Traceback" not in done.stderr
+    (run,) = (tmp_path / "runs").iterdir()
+    assert (run / "header.json").exists()
+    assert not (run / "report.json").exists()  # unfinished: the next run resumes it
