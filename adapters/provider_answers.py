@@ -18,6 +18,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from eden_memory.domain.errors import ProviderError
+from eden_memory.domain.problems import one_line, where
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -78,10 +79,11 @@ def as_json(value: object) -> str:
 
 
 def first_problem(error: ValidationError) -> str:
-    """Where and how an answer breaks its model: ``choices.0.message: Input should be ...``."""
-    problem = error.errors(include_url=False)[0]
-    where = ".".join(str(part) for part in problem["loc"]) or "the answer"
-    return f"{where}: {problem['msg']}"
+    """Where and how an answer breaks its model, in ``one_line``'s words for the first field
+    (the rest counted): ``choices[0].message: Input should be ...``; ``the answer: ...``
+    where the answer as a whole is of the wrong type."""
+    text = one_line(error, most=1)
+    return text if where(error.errors(include_url=False)[0]["loc"]) else f"the answer: {text}"
 
 
 def _json(received: Received) -> object:

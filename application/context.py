@@ -66,9 +66,36 @@ def serves(
 def recipe(scopes: ActiveScopes, fifo: FactSettings, labels: ContextLabels) -> str:
     """What, besides the memory and the scopes' keys, decides the XML: the subsystem
     switches, the agent's FIFO settings and the labels. A stored context made another way is
-    another variant (a worker may be told another user name, or run other settings)."""
-    made = [scopes.facts_enabled, scopes.reflections_enabled, fifo.model_dump(mode="json")]
-    return json.dumps([*made, labels.user_name, labels.instructions], sort_keys=True)
+    another variant (a worker may be told another user name, or run other settings).
+
+    The text ``json.dumps([facts on, reflections on, fifo.model_dump(mode="json"), user
+    name, instructions], sort_keys=True)`` writes, put together by hand (the same text:
+    ``tests/application/test_context_recipe``): each prompt that misses the process's cache
+    asks for it, and that call builds an encoder and dumps the settings, several times the
+    cost of this."""
+    name = "null" if labels.user_name is None else json.dumps(labels.user_name)
+    flags = f"{_JSON_BOOL[scopes.facts_enabled]}, {_JSON_BOOL[scopes.reflections_enabled]}"
+    return f"[{flags}, {_fifo_json(fifo)}, {name}, {json.dumps(labels.instructions)}]"
+
+
+_JSON_BOOL = {True: "true", False: "false"}
+_MOST_FIFO = 256
+_FIFO_JSON: dict[int, tuple[FactSettings, str]] = {}
+
+
+def _fifo_json(fifo: FactSettings) -> str:
+    """``fifo`` as JSON with sorted keys, once per settings object: an agent's effective
+    settings are one object (``AgentSettings.over`` resolves them by identity) and a frozen
+    model's dump does not change. The object is kept beside its text, so a reused id is no
+    hit."""
+    hit = _FIFO_JSON.get(id(fifo))
+    if hit is not None and hit[0] is fifo:
+        return hit[1]
+    text = json.dumps(fifo.model_dump(mode="json"), sort_keys=True)
+    if len(_FIFO_JSON) >= _MOST_FIFO:
+        _FIFO_JSON.clear()
+    _FIFO_JSON[id(fifo)] = (fifo, text)
+    return text
 
 
 def _served(stored: StoredContext, keys: tuple[ScopeKey, ...], level: str) -> MemoryContext:

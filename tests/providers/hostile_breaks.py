@@ -32,7 +32,7 @@ TOOL = "choices.0.message.tool_calls.0"
 BREAKS = [
     *_on(
         "openai chat",
-        ("message null", "choices.0.message", None, "choices.0.message"),
+        ("message null", "choices.0.message", None, "choices[0].message"),
         ("choices a string", "choices", "none"),
         ("choices missing", "choices", DELETE),
         ("content a number", "choices.0.message.content", 5),

@@ -61,6 +61,7 @@ def test_an_answer_of_the_right_shape_is_read() -> None:
         (b"[" * 100_000, "not JSON"),
         (b'{"text": "hi"}', "tokens: Field required"),
         (b'{"text": 5, "tokens": 1}', "text: Input should be a valid string"),
+        (b'{"text": 5}', "text: Input should be a valid string (and 1 more)"),
         (b"[]", "the answer: Input should be a valid dictionary"),
     ],
 )
