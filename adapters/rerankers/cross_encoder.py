@@ -27,13 +27,18 @@ def load_cross_encoder(folder: str | os.PathLike[str]) -> Any:
         )
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    # No progress bars on a command line that only searches.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         from sentence_transformers import CrossEncoder
+        from transformers.utils import logging as transformers_logging
     except ImportError as error:
         raise MissingExtraError(
             "The cross-encoder reranker", "local", error.name or "sentence-transformers"
         ) from error
+    # HF_HUB_DISABLE_PROGRESS_BARS is read when transformers is first imported only.
+    transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
     try:
         return CrossEncoder(str(path), device="cpu", local_files_only=True)
     except (OSError, ValueError) as error:

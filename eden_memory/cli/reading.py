@@ -99,6 +99,7 @@ def search(
                 "scope": r.fact.scope.value,
                 "id": r.fact.id,
                 "newer": r.newer,
+                "rerank": r.rerank_score,
                 "content": r.fact.content,
             }
             for r in found.results
@@ -110,6 +111,12 @@ def search(
         if found.debug is not None:
             timings = ", ".join(f"{k} {v * 1000:.2f} ms" for k, v in found.debug.seconds.items())
             say(f"timings: {timings}")
+            for step, note in (
+                ("expansion", found.debug.expansion),
+                ("rerank", found.debug.rerank),
+            ):
+                if note:
+                    say(f"{step}: {note}")
 
     ctx.ensure_object(State).run(work)
 

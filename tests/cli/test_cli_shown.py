@@ -153,3 +153,22 @@ def test_users_lists_every_user_with_facts_a_page_at_a_time(run: Run) -> None:
     assert err == "(more: eden-memory users -a nova --after u-1)\n"
     code, err, out = run("users", "-a", AGENT, "--after", "u-1")
     assert (code, out, err) == (0, "u-2\n", "")
+
+
+def test_a_reranked_search_says_who_reranked_and_gives_the_scores(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.tiny_cross_encoder import save_tiny_cross_encoder
+
+    folder = save_tiny_cross_encoder(tmp_path / "tiny-ce")
+    monkeypatch.setenv("EDEN_MEMORY_MEMORY__SEARCH__RERANK", "cross_encoder")
+    monkeypatch.setenv("EDEN_MEMORY_MEMORY__SEARCH__RERANK_MODEL", str(folder))
+    code, err, out = run("search", "blue ebony", "-a", AGENT, "-u", "u-1", "--debug")
+    assert code == 0, err
+    assert re.search(r"rerank: tiny-ce: (\d+) of \1 judged", out + err), (out, err)
+    assert "Loading weights" not in err
+    code, err, out = run("search", "blue ebony", "-a", AGENT, "-u", "u-1", "--json")
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records
+    assert all(isinstance(r["rerank"], float) for r in records)
