@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.errors import InvalidInputError, StoreCorruptedError
 from eden_memory.domain.ids import check_id
 
 HEADER = "header.json"
@@ -50,7 +50,12 @@ class JsonFileJournal:
     def _read(path: Path) -> dict[str, Any] | None:
         if not path.exists():
             return None
-        loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise _damaged(path, str(error)) from error
+        if not isinstance(loaded, dict):
+            raise _damaged(path, f"a JSON {type(loaded).__name__}, not an object")
         return loaded
 
     async def start(self, run_id: str, header: Mapping[str, Any]) -> None:
@@ -91,13 +96,25 @@ class JsonFileJournal:
         path = self._dir(run_id) / MANIFEST
         if not path.exists():
             return []
+        try:
+            lines = [
+                (n, t) for n, t in enumerate(path.read_text("utf-8").splitlines(), 1) if t.strip()
+            ]
+        except UnicodeDecodeError as error:
+            raise _damaged(path, str(error)) from error
         out: list[dict[str, Any]] = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                try:
-                    out.append(json.loads(line))
-                except json.JSONDecodeError:
-                    continue  # a line torn by a crash mid-append; its write never happened
+        for n, line in lines:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError as error:
+                if n == lines[-1][0]:
+                    continue  # the last line, torn by a crash mid-append: its write never happened
+                # Only the last line can be torn by a crash: a damaged line before it is a
+                # record of a write that happened, and a rollback must not miss it.
+                raise _damaged(path, f"line {n}: {error}") from error
+            if not isinstance(entry, dict):
+                raise _damaged(path, f"line {n} is a JSON {type(entry).__name__}, not an object")
+            out.append(entry)
         return out
 
     async def finish(self, run_id: str, report: Mapping[str, Any]) -> None:
@@ -111,3 +128,10 @@ class JsonFileJournal:
 
     async def rolled_back(self, run_id: str) -> dict[str, Any] | None:
         return self._read(self._dir(run_id) / ROLLBACK)
+
+
+def _damaged(path: Path, problem: str) -> StoreCorruptedError:
+    return StoreCorruptedError(
+        f"the migration journal file {path} is damaged ({problem}): restore it from a backup, "
+        "or move its run folder out of the journal to leave that run behind"
+    )
