@@ -84,7 +84,8 @@ def mean(rows: Sequence[Row], on: bool, k: int) -> float:
 
 def table(rows: Sequence[Row]) -> None:
     print(
-        f"{'questions':<22}{'n':>5}   {'R@5 off':>8}{'R@10 off':>9}   {'R@5 on':>8}{'R@10 on':>9}"
+        f"{'questions':<22}{'n':>5}   {'R@5 off':>8}{'R@10 off':>9}   {'R@5 on':>8}"
+        f"{'R@10 on':>9}   {'R@10 perfect':>12}"
     )
     groups = [("all", list(rows))] + [
         (f"{c} {name}", [r for r in rows if r.category == c]) for c, name in CATEGORIES.items()
