@@ -3,7 +3,10 @@
 The semantic floor is the embedder's calibrated one unless settings fix it
 (``application/calibration.py``); fusion is by scaled scores or by RRF (``domain/ranking.py``).
 Each query's candidates are then raised by their session-mates and by the time the query names
-(``application/raises.py``), before the cut to ``top_k``.
+(``application/raises.py``), before the cut to ``top_k``. By configuration, the memory's LLM
+adds queries first (``application/expansion.py``) and a reranker orders the best candidates
+last (``application/reranking.py``). The shapes a search takes and gives are in
+``application/search_shapes.py``.
 """
 
 from __future__ import annotations
