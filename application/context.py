@@ -24,6 +24,7 @@ from typing import Any
 from eden_memory.application.bounded_cache import BoundedCache
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.fifo import fifo_since, select_fifo
+from eden_memory.domain.identity_memo import IdentityMemo
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import ActiveScopes, Scope, ScopeKey
 from eden_memory.domain.settings import FactSettings, MemorySettings
@@ -79,23 +80,14 @@ def recipe(scopes: ActiveScopes, fifo: FactSettings, labels: ContextLabels) -> s
 
 
 _JSON_BOOL = {True: "true", False: "false"}
-_MOST_FIFO = 256
-_FIFO_JSON: dict[int, tuple[FactSettings, str]] = {}
+_FIFO_JSON: IdentityMemo[str] = IdentityMemo()
 
 
 def _fifo_json(fifo: FactSettings) -> str:
     """``fifo`` as JSON with sorted keys, once per settings object: an agent's effective
     settings are one object (``AgentSettings.over`` resolves them by identity) and a frozen
-    model's dump does not change. The object is kept beside its text, so a reused id is no
-    hit."""
-    hit = _FIFO_JSON.get(id(fifo))
-    if hit is not None and hit[0] is fifo:
-        return hit[1]
-    text = json.dumps(fifo.model_dump(mode="json"), sort_keys=True)
-    if len(_FIFO_JSON) >= _MOST_FIFO:
-        _FIFO_JSON.clear()
-    _FIFO_JSON[id(fifo)] = (fifo, text)
-    return text
+    model's dump does not change."""
+    return _FIFO_JSON.get((fifo,), lambda: json.dumps(fifo.model_dump(mode="json"), sort_keys=True))
 
 
 def _served(stored: StoredContext, keys: tuple[ScopeKey, ...], level: str) -> MemoryContext:

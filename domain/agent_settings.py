@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from eden_memory.domain.errors import InvalidInputError
+from eden_memory.domain.identity_memo import IdentityMemo
 from eden_memory.domain.problems import one_line
 from eden_memory.domain.settings import MemorySettings, NonNegative, Positive, Unit
 
@@ -94,19 +95,10 @@ class AgentSettings(_Partial):
             return settings
         # By identity first: a host reuses one config and one service's settings, and
         # pydantic hashes a model field by field (the ``lru_cache`` below costs ~0.1 ms).
-        key = (id(self), id(settings))
-        hit = _RESOLVED.get(key)
-        if hit is not None and hit[0] is self and hit[1] is settings:
-            return hit[2]
-        merged = _merged(self, settings)
-        if len(_RESOLVED) >= _MOST_RESOLVED:
-            _RESOLVED.clear()
-        _RESOLVED[key] = (self, settings, merged)
-        return merged
+        return _RESOLVED.get((self, settings), lambda: _merged(self, settings))
 
 
-_MOST_RESOLVED = 256
-_RESOLVED: dict[tuple[int, int], tuple[AgentSettings, MemorySettings, MemorySettings]] = {}
+_RESOLVED: IdentityMemo[MemorySettings] = IdentityMemo()
 
 
 @lru_cache(maxsize=256)
