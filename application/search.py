@@ -261,8 +261,11 @@ class FactSearch:
         scale = (await self.calibrations.current()).scale
         semantic: dict[str, float | None] = {}
         coverage: dict[str, float | None] = {}
+        wanted = {h.id for h in kept}  # not every candidate: this is on every search's path
         for hits in own:
             for h in hits:
+                if h.id not in wanted:
+                    continue
                 if h.semantic_score is not None:
                     semantic[h.id] = max(h.semantic_score, semantic.get(h.id) or -1.0)
                 if h.keyword_coverage is not None:

@@ -30,14 +30,20 @@ class Judge:
         return [float(len(p)) for p in passages]
 
 
-async def searched(recorded: Recorded, reranker: Reranker) -> Any:
-    settings = MemorySettings(search=SearchSettings(rerank=RerankBy.LLM, abstain_below=0.0))
+async def step_of_search(
+    recorded: Recorded,
+    search: SearchSettings,
+    step: str,
+    llm: ScriptedLLM | None = None,
+    reranker: Reranker | None = None,
+) -> dict[str, Any]:
+    """The attributes of one step of a search over a few facts; the step is its child."""
     memory = MemoryService(
         memory_stores(),
         KeywordEmbedder(),
-        ScriptedLLM([]),
+        llm or ScriptedLLM([]),
         FakeClock(START),
-        settings,
+        MemorySettings(search=search),
         telemetry=recorded.telemetry,
         reranker=reranker,
     )
@@ -47,11 +53,16 @@ async def searched(recorded: Recorded, reranker: Reranker) -> Any:
     )
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["ana"])
     await memory.search_facts(conv, ["Where does Ana live"])
-    (search,) = recorded.spans("eden_memory.search")
-    (rerank,) = recorded.spans("eden_memory.search.rerank")
-    assert rerank.parent is not None
-    assert rerank.parent.span_id == search.context.span_id
-    return dict(rerank.attributes or {})
+    (parent,) = recorded.spans("eden_memory.search")
+    (child,) = recorded.spans(step)
+    assert child.parent is not None
+    assert child.parent.span_id == parent.context.span_id
+    return dict(child.attributes or {})
+
+
+async def searched(recorded: Recorded, reranker: Reranker) -> dict[str, Any]:
+    reranking = SearchSettings(rerank=RerankBy.LLM, abstain_below=0.0)
+    return await step_of_search(recorded, reranking, "eden_memory.search.rerank", None, reranker)
 
 
 async def test_a_reranked_search_reports_the_judge_and_what_it_judged(recorded: Recorded) -> None:
@@ -68,22 +79,8 @@ async def test_a_failed_judgement_is_marked_on_its_span(recorded: Recorded) -> N
 
 
 async def test_an_expanded_search_reports_what_was_added(recorded: Recorded) -> None:
-    settings = MemorySettings(search=SearchSettings(expand=True, abstain_below=0.0))
+    expanding = SearchSettings(expand=True, abstain_below=0.0)
     llm = ScriptedLLM(by_purpose={"expand": [{"queries": ["Ana lives in a city", "Ana's home"]}]})
-    memory = MemoryService(
-        memory_stores(),
-        KeywordEmbedder(),
-        llm,
-        FakeClock(START),
-        settings,
-        telemetry=recorded.telemetry,
-    )
-    conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["ana"])
-    await memory.search_facts(conv, ["Where does Ana live"])
-    (search,) = recorded.spans("eden_memory.search")
-    (expand,) = recorded.spans("eden_memory.search.expand")
-    assert expand.parent is not None
-    assert expand.parent.span_id == search.context.span_id
-    attributes = dict(expand.attributes or {})
+    attributes = await step_of_search(recorded, expanding, "eden_memory.search.expand", llm)
     assert attributes["eden_memory.expand.wanted"] == 2
     assert attributes["eden_memory.expand.added"] == 2
