@@ -7,6 +7,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from eden_memory.domain.error_summary import summary
+
 log = logging.getLogger("eden_memory.background")
 
 
@@ -31,7 +33,7 @@ class BackgroundTasks:
         error = task.exception()
         if error is not None:
             # The messages stay unformed and are picked up by a later trigger.
-            log.warning("background task %s failed: %r", task.get_name(), error)
+            log.warning("background task %s failed: %s", task.get_name(), summary(error))
             self.failures.append(error)
             if self._on_error is not None:
                 self._on_error(error)

@@ -16,6 +16,7 @@ from eden_memory.domain.consolidation import (
     apply_consolidation,
     plan_consolidation,
 )
+from eden_memory.domain.error_summary import frames, summary
 from eden_memory.domain.errors import EdenMemoryError
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Reflection
@@ -119,26 +120,27 @@ def _rejected(plan: ConsolidationPlan, answer: str, echoed: Sequence[str]) -> Co
     notes stay in the context as recent reflections and a later consolidation absorbs them.
     """
     reason = f"the answer echoes the prompt ({', '.join(echoed)})"
-    log.warning(
-        "consolidation of %s rejected, version %d and %d notes kept unabsorbed: %s; answer: %.300r",
+    log.warning(  # the answer is the caller's to read (it may quote users), not the log's
+        "consolidation of %s rejected, version %d and %d notes kept unabsorbed: %s "
+        "(an answer of %d characters)",
         plan.key.as_text(),
         plan.expected_version,
         len(plan.reflections),
         reason,
-        answer,
+        len(answer),
     )
     return ConsolidationOutcome(plan.key.as_text(), 0, None, "rejected", False, reason)
 
 
 def _failed(key: ScopeKey, error: Exception) -> ConsolidationOutcome:
-    # A provider or store failure is expected now and then; anything else is a bug: trace it.
+    # A provider or store failure is expected now and then; anything else is a bug: say
+    # where it was raised. Type and frames only: the message may quote what a user said.
     expected = isinstance(error, EdenMemoryError)
     log.log(
         logging.WARNING if expected else logging.ERROR,
-        "consolidation of %s failed, its buffer is kept: %r",
+        "consolidation of %s failed, its buffer is kept: %s",
         key.as_text(),
-        error,
-        exc_info=None if expected else error,
+        summary(error) if expected else frames(error),
     )
     reason = f"{type(error).__name__}: {error}"
     return ConsolidationOutcome(key.as_text(), 0, None, "failed", False, reason)

@@ -29,6 +29,7 @@ from eden_memory.domain.erasure import (
     fact_after_erasure,
     reflection_after_erasure,
 )
+from eden_memory.domain.error_summary import summary
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import AgentId, FactId, ReflectionId, SessionId, UserId
 from eden_memory.domain.model_choice import ModelRole
@@ -197,7 +198,7 @@ class UserErasure:
         try:
             outcome = await self.consolidator.consolidate(blob.key, ModelRole.REFLECTION_FREE)
         except Exception as error:  # any failure keeps the flag: the next consolidation retries
-            log.warning("rebuilding %s after an erasure failed: %r", name, error)
+            log.warning("rebuilding %s after an erasure failed: %s", name, summary(error))
             report.blobs_flagged[name] = f"{type(error).__name__}: {error}"
             return
         if outcome is not None and outcome.status == "consolidated":

@@ -17,6 +17,7 @@ from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.expansion import expansion_prompt
 from eden_memory.application.schemas import MoreQueries
 from eden_memory.application.telemetry import NO_TELEMETRY
+from eden_memory.domain.error_summary import summary
 from eden_memory.domain.errors import ProviderError
 from eden_memory.domain.expansion import added_queries
 from eden_memory.domain.model_choice import ModelRole, model_for
@@ -55,7 +56,8 @@ class QueryExpander:
                     ModelRole.FAST, "expand", system, prompt, MoreQueries, model=self.model
                 )
             except ProviderError as error:
-                log.warning("query expansion failed, the given queries are searched: %s", error)
+                failed = summary(error)
+                log.warning("query expansion failed, the given queries are searched: %s", failed)
                 span.set("eden_memory.expand.failed", type(error).__name__)
                 return Expanded([], f"{self.name} failed: {error}")
             added = added_queries(queries, answer.queries, wanted, self.max_chars)

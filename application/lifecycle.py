@@ -13,6 +13,7 @@ from eden_memory.application.conversation import Conversation
 from eden_memory.application.formation.pipeline import Formation, Trigger
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport, Usage
+from eden_memory.domain.error_summary import summary
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.models import Message, SessionState
 from eden_memory.domain.settings import MemorySettings
@@ -138,7 +139,7 @@ class Lifecycle:
             try:
                 report = await self.form(state.agent_id, state.session_id, Trigger.COLD)
             except Exception as error:  # one bad session must not stop the sweep
-                log.warning("cold formation of %s failed: %r", state.session_id, error)
+                log.warning("cold formation of %s failed: %s", state.session_id, summary(error))
                 continue
             if report is not None:
                 reports.append(report)

@@ -17,6 +17,7 @@ from eden_memory.application.calls import ModelRouter
 from eden_memory.application.prompts.reranking import rerank_prompt
 from eden_memory.application.schemas import ChosenMemories
 from eden_memory.application.telemetry import NO_TELEMETRY
+from eden_memory.domain.error_summary import summary
 from eden_memory.domain.errors import ConfigurationError, InvalidLLMOutputError, ProviderError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.model_choice import ModelRole, model_for
@@ -96,7 +97,7 @@ async def rerank(
             scores = await reranker.scores(queries, passages)
             order = rerank_order(len(judged), scores)
         except (ProviderError, RerankAnswerError) as error:
-            log.warning("reranking failed, the fused order is kept: %s", error)
+            log.warning("reranking failed, the fused order is kept: %s", summary(error))
             span.set("eden_memory.rerank.failed", type(error).__name__)
             return Reranked(list(hits), note=f"{reranker.name} failed: {error}")
         span.set("eden_memory.rerank.judged", len(scores))

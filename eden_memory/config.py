@@ -104,6 +104,10 @@ class EdenMemoryConfig(BaseSettings):
 
     # otel: OpenTelemetry spans and metrics (the ``otel`` extra; the host's SDK exports them).
     telemetry: TelemetryKind = "off"
+    # True: failed spans record the exception's message and stack trace, which may quote
+    # what a user said (the GenAI conventions' content capture, opt-in). False: the error's
+    # type and its class's fixed description only.
+    telemetry_capture_content: bool = False
 
     memory: MemorySettings = MemorySettings()
 

@@ -33,7 +33,8 @@ class ModelCall(Protocol):
 
 class Telemetry(Protocol):
     """Where steps and model calls are reported. A step entered inside another is its child
-    (across the tasks it starts); an exception leaving a block marks it failed."""
+    (across the tasks it starts); an exception leaving a block marks it failed, by its type
+    and its class's fixed description: its message may quote a user (``domain/error_summary``)."""
 
     def operation(
         self, name: str, attributes: Mapping[str, Attribute]

