@@ -3,9 +3,10 @@ from them.
 
 The user's own scope and their sessions alone with the agent go whole, as do their messages
 in group sessions, with what of those sessions is not formed yet and is not another member's
-own words (the agent's replies to them, tools' results, words with no author). Shared memory is judged by provenance (``domain.erasure``): agent facts
-and notes whose every source is the user go; the rest lose the user's words and id; a retired
-fact the user's words retired is active again; a blob that absorbed notes that went is rebuilt
+own words (the agent's replies to them, tools' results, words with no author). Shared memory
+is judged by provenance (``domain.erasure``): agent facts and notes whose every source is the
+user go; the rest lose the user's words and id; a retired fact the user's words retired is
+active again; a blob that absorbed notes that went is rebuilt
 from the notes that remain (one consolidation call), or emptied and flagged when no model
 can do it. The agent's stored contexts go (they quote shared memory). Last, the store
 scrubs its files, so erased text does not survive on disk.

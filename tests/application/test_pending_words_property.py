@@ -14,6 +14,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -71,7 +72,9 @@ class Run:
             n = len(self.said) + 1
             text = f"w{n} by {author}"
             self.model.teach(text)
-            batch.append(Message(id=f"m{n}", role=Role.USER, text=text, sent_at=now, author_id=author))
+            batch.append(
+                Message(id=f"m{n}", role=Role.USER, text=text, sent_at=now, author_id=author)
+            )
             self.said[n] = author
         if reply:
             batch.append(Message(id=f"r{len(self.said)}", role=Role.AGENT, text="ok", sent_at=now))
@@ -91,8 +94,8 @@ async def _play(plan: list[tuple[object, ...]], world: World, model: Words) -> R
     run = Run(world, model)
     for step in plan:
         if step[0] == "turn":
-            _, session, users, authors, reply = step
-            await run.turn(str(session), list(users), list(authors), bool(reply))  # type: ignore[call-overload]
+            session, users, authors, reply = cast(tuple[str, list[str], list[str], bool], step[1:])
+            await run.turn(session, users, authors, reply)
         elif step[0] == "form":
             await world.memory.end_session(world.memory.conversation("nova", str(step[1])))
         else:

@@ -92,7 +92,9 @@ class MongoSessions:
                     profile.user_ids,
                     known.pending_messages,
                 )
-                given = replace(profile, user_ids=users_after_turn(known.profile.user_ids, given.user_ids))
+                given = replace(
+                    profile, user_ids=users_after_turn(known.profile.user_ids, given.user_ids)
+                )
             update = profile_update(ids, given, now)
             update["$inc"] = {"next_seq": len(messages)}
             state = await self.ctx.sessions.find_one_and_update(
@@ -194,9 +196,7 @@ class MongoSessions:
         async def work(session: Any) -> int:
             pending = await self.ctx.messages.find({**owner, "formed": False}, session=session)
             doomed = [
-                d
-                for d in pending
-                if not outlives_member(self.ctx.read.message(d), remaining)
+                d for d in pending if not outlives_member(self.ctx.read.message(d), remaining)
             ]
             if not doomed:
                 return 0

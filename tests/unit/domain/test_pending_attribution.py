@@ -30,9 +30,7 @@ def said(role: Role, author: str | None, n: int = 0) -> Message:
     return Message(id=MessageId(f"m{n}"), role=role, text="x", sent_at=T0, author_id=author)
 
 
-batches = st.lists(
-    st.builds(said, roles, authors, st.integers(0, 99)), min_size=1, max_size=6
-)
+batches = st.lists(st.builds(said, roles, authors, st.integers(0, 99)), min_size=1, max_size=6)
 
 
 def test_words_keep_their_named_author_whoever_the_session_has_now() -> None:
@@ -79,7 +77,8 @@ def test_only_a_remaining_members_own_words_outlive_an_erased_member() -> None:
 def test_no_named_authors_words_are_credited_to_anyone_else(
     batch: list[Message], session: list[UserId]
 ) -> None:
-    named = {m.author_id for m in batch if m.role is Role.USER and m.author_id in (ALICE, BOB, CAROL)}
+    real = (ALICE, BOB, CAROL)
+    named = {m.author_id for m in batch if m.role is Role.USER and m.author_id in real}
     credited = set(speakers(batch, session))
     if named:
         assert credited == named
@@ -95,9 +94,7 @@ def test_user_memory_only_ever_holds_its_owners_named_words(
     owner = batch_owner(session, batch)
     if owner is not None:
         assert session == [owner]
-        assert all(
-            m.author_id in (owner, None, "Bob Smith") for m in batch if m.role is Role.USER
-        )
+        assert all(m.author_id in (owner, None, "Bob Smith") for m in batch if m.role is Role.USER)
 
 
 @PROPERTY
