@@ -2,9 +2,11 @@
 from them.
 
 The user's own scope and their sessions alone with the agent go whole, as do their messages
-in group sessions. Shared memory is judged by provenance (``domain.erasure``): agent facts
-and notes whose every source is the user go; the rest lose the user's words and id; a retired
-fact the user's words retired is active again; a blob that absorbed notes that went is rebuilt
+in group sessions, with what of those sessions is not formed yet and is not another member's
+own words (the agent's replies to them, tools' results, words with no author). Shared memory
+is judged by provenance (``domain.erasure``): agent facts and notes whose every source is the
+user go; the rest lose the user's words and id; a retired fact the user's words retired is
+active again; a blob that absorbed notes that went is rebuilt
 from the notes that remain (one consolidation call), or emptied and flagged when no model
 can do it. The agent's stored contexts go (they quote shared memory). Last, the store
 scrubs its files, so erased text does not survive on disk.
@@ -64,6 +66,9 @@ class Erasure:
     blobs_flagged: dict[str, str] = field(default_factory=dict)
     blobs_cleaned: list[str] = field(default_factory=list)
     group_sessions: list[str] = field(default_factory=list)  # the user's id taken out
+    # Unformed messages of those sessions that were not a remaining member's own words (the
+    # agent's replies, tools' results, words with no author): they may quote the user.
+    pending_context_dropped: int = 0
 
 
 @dataclass
@@ -92,6 +97,12 @@ class UserErasure:
         report.messages_in_group_sessions = await self.stores.sessions.delete_messages_by_author(
             agent, user
         )
+        for state in states:  # what the group said around them goes too (``outlives_member``)
+            if state.session_id not in gone:
+                others = [u for u in state.profile.user_ids if u != user]
+                report.pending_context_dropped += await self.stores.sessions.drop_pending_context(
+                    agent, state.session_id, others
+                )
         report.group_sessions = list(await self.stores.sessions.remove_user(agent, user))
         # Every session's context may quote what was just removed (agent facts, blobs).
         await self.stores.contexts.drop_contexts(agent)

@@ -8,10 +8,14 @@ membership may still change, and an agent-only session may learn its user.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from eden_memory.domain.errors import SessionUsersError
 from eden_memory.domain.ids import UserId
+from eden_memory.domain.models import Message
+from eden_memory.domain.models.provenance import user_author
+from eden_memory.domain.scopes import ActiveScopes, Scope
 
 
 def user_scope_owner(users: Sequence[UserId]) -> UserId | None:
@@ -53,3 +57,37 @@ def check_participants(
             f"session {session_id!r} was recorded with users {sorted(set(stored))}, "
             f"not {sorted(set(given))}: {reason}"
         )
+
+
+def users_after_turn(stored: Sequence[UserId], given: Sequence[UserId]) -> tuple[UserId, ...]:
+    """The session's users once a turn naming ``given`` is recorded.
+
+    A turn that names nobody (the agent speaking on its own) keeps the users the session has:
+    forgetting them would form their pending words with no source (out of reach of their
+    erasure) and let any user's next turn take the session over."""
+    return tuple(given) if given else tuple(stored)
+
+
+def batch_owner(users: Sequence[UserId], messages: Sequence[Message]) -> UserId | None:
+    """Whose user memory a batch of pending messages may form: the session's only user, and
+    only when no user message in the batch names another author (words recorded before that
+    user was alone in the session, or by someone the host named)."""
+    owner = user_scope_owner(users)
+    authors = {a for a in map(user_author, messages) if a is not None}
+    return owner if owner is not None and authors <= {owner} else None
+
+
+def formable_scopes(scopes: ActiveScopes, messages: Sequence[Message]) -> ActiveScopes:
+    """The scopes a formation of ``messages`` may write: ``scopes`` without the user scope
+    when the batch holds words that are not its user's alone (``batch_owner``)."""
+    if scopes.user_id is None or batch_owner((scopes.user_id,), messages) is not None:
+        return scopes
+    return replace(scopes, user_id=None, scopes=scopes.scopes - {Scope.USER})
+
+
+def outlives_member(message: Message, remaining: Collection[UserId]) -> bool:
+    """Whether a group's pending message stays when a member is erased: only the remaining
+    members' own words (by author) do. The agent's replies, tools' results and words with no
+    author may answer or quote the erased member: they go with the member's words, so what
+    remains pending is each remaining member's alone and can never be filed as theirs wrongly."""
+    return user_author(message) in remaining

@@ -37,6 +37,7 @@ from eden_memory.domain.ids import AgentId, ReflectionId, SessionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
 from eden_memory.domain.models.provenance import speakers
+from eden_memory.domain.participants import formable_scopes
 from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
@@ -124,7 +125,8 @@ class Formation:
         report = FormationReport(state.agent_id, state.session_id, trigger.value)
         report.messages = len(claim.messages)
         profile = state.profile
-        scopes = profile.active(self.settings)
+        # Words another user wrote never form this user's memory, whoever the session has now.
+        scopes = formable_scopes(profile.active(self.settings), claim.messages)
         role = profile.reflection_role
         writer = FactWriter(
             self.stores.facts,

@@ -12,6 +12,7 @@ from typing import Self
 
 from pydantic import model_validator
 
+from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import MessageId, SessionId, UserId, check_id
 from eden_memory.domain.models.base import Record
 from eden_memory.domain.models.messages import Message, Role
@@ -61,17 +62,23 @@ def distinct(values: Iterable[str]) -> tuple[str, ...]:
 def speakers(messages: Sequence[Message], session_users: Sequence[UserId]) -> tuple[UserId, ...]:
     """The users whose words ``messages`` are.
 
-    In a session of one user, that user. In a group, the session's users who wrote one of the
-    user messages; when none did (the agent's words cited, or authors not given), every user
-    of the session: they were all in the conversation, and naming nobody would let the memory
-    escape an erasure of its real source.
+    The authors of its user messages, where the host named them, whoever they are: words
+    recorded before their author left the session, or in a session that named nobody, are
+    still that author's, never the users the session has when they are formed. With no author
+    named (the agent's words cited, or a host that gives none), the session's users: they were
+    all in the conversation, and naming nobody would let the memory escape an erasure of its
+    real source.
     """
-    if len(session_users) <= 1:
-        return tuple(session_users)
-    members = set(session_users)
-    authors = distinct(
-        UserId(m.author_id)
-        for m in messages
-        if m.role is Role.USER and m.author_id is not None and m.author_id in members
-    )
+    authors = distinct(a for a in map(user_author, messages) if a is not None)
     return tuple(UserId(u) for u in authors) or tuple(session_users)
+
+
+def user_author(message: Message) -> UserId | None:
+    """The user who wrote ``message``: its author, for a user message whose author is a valid
+    user id (a display name there names no user)."""
+    if message.role is not Role.USER or message.author_id is None:
+        return None
+    try:
+        return UserId(check_id(message.author_id))
+    except InvalidInputError:
+        return None

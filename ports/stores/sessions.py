@@ -108,6 +108,14 @@ class SessionStore(Protocol):
         """Remove one author's messages from every session of the agent; they are never formed."""
         ...
 
+    async def drop_pending_context(
+        self, agent_id: AgentId, session_id: SessionId, remaining: Sequence[UserId]
+    ) -> int:
+        """Erasure of a group member: remove the session's unformed messages except the words
+        the ``remaining`` members wrote (``domain.participants.outlives_member``); returns
+        messages removed. Formed messages are left as they are."""
+        ...
+
     async def remove_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionId]:
         """Erasure: take ``user_id`` out of the profile of every session of the agent that
         names it; returns those sessions. ``sessions_of_user`` finds none of them after."""

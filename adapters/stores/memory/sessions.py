@@ -10,7 +10,11 @@ from eden_memory.adapters.stores.memory.state import StateHolder, StoredMessage,
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
-from eden_memory.domain.participants import check_participants
+from eden_memory.domain.participants import (
+    check_participants,
+    outlives_member,
+    users_after_turn,
+)
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -33,6 +37,8 @@ class InMemorySessions(StateHolder):
             check_participants(
                 profile.session_id, was.profile.user_ids, profile.user_ids, was.pending_messages
             )
+            users = users_after_turn(was.profile.user_ids, profile.user_ids)
+            profile = replace(profile, user_ids=users)
         for pending in messages:
             if pending.message.id not in entry.messages:
                 seq = next(self._state.sequence)
@@ -176,6 +182,19 @@ class InMemorySessions(StateHolder):
                 entry.state = entry.with_pending_counts(entry.state)
             removed += len(doomed)
         return removed
+
+    async def drop_pending_context(
+        self, agent_id: AgentId, session_id: SessionId, remaining: Sequence[UserId]
+    ) -> int:
+        await self._turn()
+        entry = self._state.sessions.get((agent_id, session_id))
+        if entry is None:
+            return 0
+        doomed = [m for m in entry.pending() if not outlives_member(m.message, remaining)]
+        for stored in doomed:
+            del entry.messages[stored.message.id]
+        entry.state = entry.with_pending_counts(entry.state)
+        return len(doomed)
 
     async def remove_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionId]:
         await self._turn()

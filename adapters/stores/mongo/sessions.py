@@ -10,6 +10,7 @@ lost: claims select messages from the messages collection, not from the counter.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +27,11 @@ from eden_memory.adapters.stores.mongo.messages import (
 from eden_memory.domain.errors import InvalidInputError, StoreError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
-from eden_memory.domain.participants import check_participants
+from eden_memory.domain.participants import (
+    check_participants,
+    outlives_member,
+    users_after_turn,
+)
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -75,10 +80,9 @@ class MongoSessions:
     ) -> SessionState:
         ids = self.ctx.ids
         chosen = session_filter(ids, profile.agent_id, profile.session_id)
-        update = profile_update(ids, profile, now)
-        update["$inc"] = {"next_seq": len(messages)}
 
         async def work(session: Any) -> Document:
+            given = profile
             was = await self.ctx.sessions.find_one(chosen, WITHOUT_PLAN, session=session)
             if was is not None:
                 known = self.ctx.read.session(was)
@@ -88,6 +92,11 @@ class MongoSessions:
                     profile.user_ids,
                     known.pending_messages,
                 )
+                given = replace(
+                    profile, user_ids=users_after_turn(known.profile.user_ids, given.user_ids)
+                )
+            update = profile_update(ids, given, now)
+            update["$inc"] = {"next_seq": len(messages)}
             state = await self.ctx.sessions.find_one_and_update(
                 chosen, update, upsert=True, session=session, projection=WITHOUT_PLAN
             )
@@ -178,6 +187,32 @@ class MongoSessions:
             return removed
 
         return await self.ctx.atomically(work, "delete_session")
+
+    async def drop_pending_context(
+        self, agent_id: AgentId, session_id: SessionId, remaining: Sequence[UserId]
+    ) -> int:
+        owner = owner_filter(self.ctx.ids, agent_id, session_id)
+
+        async def work(session: Any) -> int:
+            pending = await self.ctx.messages.find({**owner, "formed": False}, session=session)
+            doomed = [
+                d for d in pending if not outlives_member(self.ctx.read.message(d), remaining)
+            ]
+            if not doomed:
+                return 0
+            await self.ctx.messages.delete_many(
+                {**owner, "_id": {"$in": [d["_id"] for d in doomed]}}, session=session
+            )
+            tokens = sum(float(d["weighted_tokens"]) for d in doomed)
+            await self.ctx.sessions.update_one(
+                session_filter(self.ctx.ids, agent_id, session_id),
+                {"$inc": {"pending_messages": -len(doomed), "pending_tokens": -tokens}},
+                session=session,
+                retry=False,
+            )
+            return len(doomed)
+
+        return await self.ctx.atomically(work, "drop_pending_context")
 
     async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int:
         if not isinstance(author_id, str) or not author_id:

@@ -10,8 +10,9 @@ import pytest
 from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.errors import SessionUsersError
 from eden_memory.domain.ids import SessionId
+from eden_memory.domain.models import Role
 from eden_memory.domain.profile import SessionProfile
-from eden_memory.ports.stores import SessionStore
+from eden_memory.ports.stores import PendingMessage, SessionStore
 from tests.contract.store.world import (
     S1,
     S2,
@@ -23,6 +24,7 @@ from tests.contract.store.world import (
     StoreFixtures,
     claim,
     claimed,
+    message,
     messages,
     profile,
 )
@@ -109,6 +111,53 @@ class SessionContract(StoreFixtures):
         await sessions.record_messages(profile(users=()), messages(1, 2), T0)
         state = await sessions.record_messages(profile(users=(U1,)), messages(3, 3), T0)
         assert (state.profile.user_ids, state.pending_messages) == ((U1,), 3)
+
+    async def test_a_turn_naming_no_users_keeps_the_sessions_users(
+        self, sessions: SessionStore
+    ) -> None:
+        await sessions.record_messages(profile(users=(U1,)), messages(1, 2), T0)
+        state = await sessions.record_messages(
+            profile(users=()), [message(3, "agent", Role.AGENT)], T0
+        )
+        assert (state.profile.user_ids, state.pending_messages) == ((U1,), 3)
+        assert [s.session_id for s in await sessions.sessions_of_user(A, U1)] == [S1]
+        # So another user cannot take the session over through an agent-only turn.
+        with pytest.raises(SessionUsersError, match="own session id"):
+            await sessions.record_messages(profile(users=(U2,)), messages(4, 4, U2), T0)
+
+    async def test_dropping_a_groups_pending_context_keeps_only_the_remaining_members_words(
+        self, sessions: SessionStore
+    ) -> None:
+        said = [
+            message(1, U1),
+            message(2, U2),
+            message(3, "agent", Role.AGENT),
+            message(4, "search", Role.TOOL),
+            PendingMessage(message(5).message.evolve(author_id=None), 5.0),
+        ]
+        await sessions.record_messages(profile(users=(U1, U2)), said, T0)
+        await sessions.record_messages(profile(S2, (U1, U2)), messages(6, 6, U2), T0)
+        assert await sessions.drop_pending_context(A, S1, [U1]) == 4
+        state = await sessions.get_session(A, S1)
+        assert state is not None
+        assert state.pending_messages == 1
+        assert state.pending_tokens == pytest.approx(1.0)
+        assert claimed(await claim(sessions, "worker-1")) == ["msg-1"]
+        assert await sessions.drop_pending_context(A, S1, [U1]) == 0  # only their words are left
+        other = await sessions.get_session(A, S2)  # another session is left alone
+        assert other is not None
+        assert other.pending_messages == 1
+
+    async def test_dropping_pending_context_leaves_formed_messages(
+        self, sessions: SessionStore
+    ) -> None:
+        await sessions.record_messages(profile(users=(U1, U2)), messages(1, 2, "agent"), T0)
+        formed = await claim(sessions, "worker-1")
+        assert formed is not None
+        await sessions.complete_claim(formed, [], T0)
+        await sessions.record_messages(profile(users=(U1, U2)), messages(3, 3, "agent"), T0)
+        assert await sessions.drop_pending_context(A, S1, [U1]) == 1
+        assert await sessions.drop_pending_context(A, S2, [U1]) == 0  # no such session
 
     async def test_removing_a_user_takes_them_out_of_every_profile_of_the_agent(
         self, sessions: SessionStore

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from eden_memory.adapters.stores.sqlite.codec import to_us
@@ -30,8 +31,12 @@ from eden_memory.adapters.stores.sqlite.sessions.rows import (
 from eden_memory.adapters.stores.sqlite.workers import on_reader, on_writer
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
-from eden_memory.domain.models import Claim, Reflection, SessionState
-from eden_memory.domain.participants import check_participants
+from eden_memory.domain.models import Claim, Message, Reflection, SessionState
+from eden_memory.domain.participants import (
+    check_participants,
+    outlives_member,
+    users_after_turn,
+)
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -55,6 +60,8 @@ class SqliteSessions:
                 check_participants(
                     profile.session_id, was.profile.user_ids, profile.user_ids, was.pending_messages
                 )
+                users = users_after_turn(was.profile.user_ids, profile.user_ids)
+                profile = replace(profile, user_ids=users)
             conn.execute(
                 "INSERT INTO sessions (agent_id, session_id, profile, last_activity_us) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (agent_id, session_id) DO UPDATE SET "
@@ -226,6 +233,28 @@ class SqliteSessions:
             for session_id in {row[0] for row in touched}:
                 recount_pending(conn, agent_id, session_id)
             return len(touched)
+
+    @on_writer
+    def drop_pending_context(
+        self,
+        conn: sqlite3.Connection,
+        agent_id: AgentId,
+        session_id: SessionId,
+        remaining: Sequence[UserId],
+    ) -> int:
+        with transaction(conn, write=True):
+            rows = conn.execute(
+                f"SELECT message_id, doc FROM messages WHERE {KEY} AND formed = 0",
+                (agent_id, session_id),
+            ).fetchall()
+            doomed = [
+                (agent_id, session_id, row[0])
+                for row in rows
+                if not outlives_member(Message.model_validate_json(row[1]), remaining)
+            ]
+            conn.executemany(f"DELETE FROM messages WHERE {KEY} AND message_id = ?", doomed)
+            recount_pending(conn, agent_id, session_id)
+            return len(doomed)
 
     @on_writer
     def remove_user(
