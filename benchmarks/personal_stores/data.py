@@ -89,7 +89,7 @@ def _check_question(store: PersonalStore, q: Question, facts: dict[str, StoredFa
         raise ValueError(f"{where} is asked by an unknown user")
     if (q.kind in UNANSWERABLE) != (not q.answers):
         raise ValueError(f"{where}: answerable questions have labels, unanswerable ones none")
-    if (q.kind is Kind.CHANGED) != (q.older is not None) or len(q.answers) > 1 and q.older:
+    if (q.kind is Kind.CHANGED) != (q.older is not None) or (q.older and len(q.answers) != 1):
         raise ValueError(f"{where}: a changed pair has one newer and one older fact")
     for label in (*q.answers, *([q.older] if q.older else [])):
         fact = facts.get(label)

@@ -20,9 +20,7 @@ def split_figures(split: str, outcomes: Sequence[Outcome]) -> dict[str, Any]:
     mine = [o for o in outcomes if split in ("all", o.split)]
     return {
         "auc": auc([o for o in mine if o.setting == DEFAULTS]),
-        "settings": {
-            name: summarize([o for o in mine if o.setting == name]) for name in SETTINGS
-        },
+        "settings": {name: summarize([o for o in mine if o.setting == name]) for name in SETTINGS},
     }
 
 

@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 from benchmarks.personal_stores.data import PersonalStore, Question, StoredFact
-from eden_memory import EdenMemoryConfig, MemorySettings, MemoryService, open_memory
+from eden_memory import EdenMemoryConfig, MemoryService, MemorySettings, open_memory
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.application.ingestion import FactInput
 from eden_memory.domain.settings import SearchSettings
