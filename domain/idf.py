@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
-# Counts are 64-bit integers in every store; a larger one is read as this.
-MAX_COUNT = 2**63 - 1
+from eden_memory.domain.bounds import MAX_COUNT  # counts are 64-bit in every store
+
 # SQLite FTS5's bm25() raises an idf of zero or less (a term in half the documents or more)
 # to this, so a match on a common word still scores a little.
 FTS5_IDF_FLOOR = 1e-6
