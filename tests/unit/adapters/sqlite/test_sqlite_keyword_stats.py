@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -24,13 +23,8 @@ from eden_memory.adapters.stores.sqlite.keyword_partitions import (
 )
 from eden_memory.adapters.stores.sqlite.ranking.keyword import first_varint, indexed_facts
 from eden_memory.adapters.stores.sqlite.schema import prepare
-from eden_memory.domain.ids import AgentId, FactId
-from eden_memory.domain.models import Fact
-from eden_memory.domain.scopes import FactVisibility, Scope
+from tests.unit.adapters.sqlite.test_sqlite_keyword import VIEWER, fact
 
-T0 = datetime(2026, 2, 1, tzinfo=UTC)
-A = AgentId("agent")
-VIEWER = FactVisibility(A, None, frozenset({Scope.AGENT}))
 Write = tuple[str, int, str]
 WRITES = st.lists(
     st.tuples(
@@ -141,7 +135,7 @@ async def test_a_running_total_that_disagrees_with_the_index_still_scores_soundl
     # as NULL). Whatever total the index reports, every score is finite and 0 or more.
     path = tmp_path / "memory.db"
     stores = await open_sqlite(path)
-    facts = [_fact(n, f"Alice {word}") for n, word in enumerate(["tea", "chess", "cats", "Lyon"])]
+    facts = [fact(n, f"Alice {word}") for n, word in enumerate(["tea", "chess", "cats", "Lyon"])]
     await stores.facts.add_facts(facts, [[1.0, 0.0]] * len(facts))
     await stores.close()
     raw = sqlite3.connect(path)
@@ -159,17 +153,3 @@ async def test_a_running_total_that_disagrees_with_the_index_still_scores_soundl
             assert all(h.coverage is None or 0 <= h.coverage <= 1 for h in hits)
     finally:
         await stores.close()
-
-
-def _fact(n: int, content: str) -> Fact:
-    return Fact(
-        id=FactId(f"fact-{n}"),
-        content=content,
-        scope=Scope.AGENT,
-        agent_id=A,
-        formed_at=T0,
-        created_at=T0,
-        updated_at=T0,
-        embedding_model="m",
-        embedding_dim=2,
-    )
