@@ -10,10 +10,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
+from eden_memory.domain.bounds import MAX_COUNT
 from eden_memory.domain.errors import InvalidInputError
 
 E = TypeVar("E", bound=StrEnum)
-MAX_COUNT = 2**63 - 1
 
 
 def optional_member(kind: type[E], value: object, what: str) -> E | None:

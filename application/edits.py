@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from eden_memory.application.arguments import MAX_COUNT
+from eden_memory.domain.bounds import MAX_COUNT
 from eden_memory.domain.errors import ConflictError, InvalidInputError, StaleEditError
 
 if TYPE_CHECKING:

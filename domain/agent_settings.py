@@ -4,24 +4,25 @@ Seed 004 let each memory shard set its own thresholds and limits. An agent names
 fields it changes (``None``: the global value); ``AgentSettings.over`` merges them over the
 globals and validates the result as ``MemorySettings`` itself, so an override is held to
 exactly the rules of the global it replaces, cross-field ones included (``default_top_k``
-within ``max_top_k``). Only behaviour an agent owns is here: models, caches, claims and the
-cold-session sweep serve every agent at once and stay global (``docs/decisions.md``).
+within ``max_top_k``); each field is of the bounded kind (``domain.bounds``) of the global it
+overrides, so a bad value is refused when the agent's settings are given, not on first use.
+Only behaviour an agent owns is here: models, caches, claims and the cold-session sweep
+serve every agent at once and stay global (``docs/decisions.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from eden_memory.domain.bounds import Count, Depth, Factor, Hours, PositiveCount, Tokens, Unit
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.identity_memo import IdentityMemo
 from eden_memory.domain.problems import one_line
-from eden_memory.domain.settings import MemorySettings, NonNegative, Positive, Unit
-
-PositiveFloat = Annotated[float, Field(gt=0)]
+from eden_memory.domain.settings import MemorySettings
 
 
 class _Partial(BaseModel):
@@ -29,28 +30,28 @@ class _Partial(BaseModel):
 
 
 class ScopeOverrides(_Partial):
-    agent: Positive | None = None
-    user: Positive | None = None
-    session: Positive | None = None
+    agent: PositiveCount | None = None
+    user: PositiveCount | None = None
+    session: PositiveCount | None = None
 
 
 class FactOverrides(_Partial):
     enabled: bool | None = None
     fifo_enabled: bool | None = None
-    fifo_limit: Annotated[int, Field(ge=0)] | None = None
-    fifo_max_age_hours: PositiveFloat | None = None
-    max_words: Positive | None = None
+    fifo_limit: Count | None = None
+    fifo_max_age_hours: Hours | None = None
+    max_words: PositiveCount | None = None
 
 
 class ReflectionOverrides(_Partial):
     enabled: bool | None = None
-    max_words: Positive | None = None
+    max_words: PositiveCount | None = None
 
 
 class FormationOverrides(_Partial):
-    message_interval: Positive | None = None
-    token_interval: PositiveFloat | None = None
-    min_messages: Positive | None = None
+    message_interval: PositiveCount | None = None
+    token_interval: Tokens | None = None
+    min_messages: PositiveCount | None = None
 
 
 class ConsolidationOverrides(_Partial):
@@ -59,11 +60,11 @@ class ConsolidationOverrides(_Partial):
 
 
 class SearchOverrides(_Partial):
-    default_top_k: Positive | None = None
-    max_top_k: Positive | None = None
-    max_queries: Positive | None = None
+    default_top_k: Depth | None = None
+    max_top_k: Depth | None = None
+    max_queries: PositiveCount | None = None
     abstain_below: Unit | None = None
-    time_boost: NonNegative | None = None
+    time_boost: Factor | None = None
 
 
 class AgentSettings(_Partial):

@@ -42,7 +42,7 @@ class SemanticScale:
             )
 
     def relevance(self, cosine: float) -> float:
-        if cosine <= self.typical:
+        if not cosine > self.typical:  # NaN too: no evidence is not full relevance
             return 0.0
         if cosine < self.line:
             return 0.5 * (cosine - self.typical) / (self.line - self.typical)

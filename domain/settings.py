@@ -1,5 +1,8 @@
 """Every tunable number of the design, typed and validated.
 
+Each number is of a kind of ``domain.bounds`` (a count, a duration, a factor...): finite and
+within the range the code can use, so a bad value is refused when the settings are built.
+
 These are plain pydantic models: the domain never reads the environment. The composition
 root (``eden_memory.config``) fills them from ``EDEN_MEMORY_*`` variables or arguments.
 """
@@ -10,6 +13,20 @@ from typing import TYPE_CHECKING, Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from eden_memory.domain.bounds import (
+    MAX_FACTOR,
+    Count,
+    Days,
+    Depth,
+    Factor,
+    Hours,
+    Minutes,
+    PositiveCount,
+    Seconds,
+    SecondsOrZero,
+    Tokens,
+    Unit,
+)
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
 from eden_memory.domain.relevance import ABSTAIN_BELOW
@@ -17,10 +34,6 @@ from eden_memory.domain.reranking import RerankBy
 
 if TYPE_CHECKING:  # scopes imports the agent settings, which build on these
     from eden_memory.domain.scopes import Scope
-
-Unit = Annotated[float, Field(ge=0.0, le=1.0)]
-Positive = Annotated[int, Field(gt=0)]
-NonNegative = Annotated[float, Field(ge=0.0)]
 
 
 class _Settings(BaseModel):
@@ -30,9 +43,9 @@ class _Settings(BaseModel):
 class ScopeNumbers(_Settings):
     """One positive number per scope (thresholds, word limits)."""
 
-    agent: Positive
-    user: Positive
-    session: Positive
+    agent: PositiveCount
+    user: PositiveCount
+    session: PositiveCount
 
     def of(self, scope: Scope) -> int:
         return int(getattr(self, scope.value))
@@ -42,14 +55,14 @@ class FactSettings(_Settings):
     # The facts subsystem (the seeds' RAG_ENABLED): off, no fact is extracted, shown or searched.
     enabled: bool = True
     fifo_enabled: bool = True
-    fifo_limit: Annotated[int, Field(ge=0)] = 40
-    fifo_max_age_hours: Annotated[float, Field(gt=0)] = 168.0
-    max_words: Positive = 30
+    fifo_limit: Count = 40
+    fifo_max_age_hours: Hours = 168.0
+    max_words: PositiveCount = 30
 
 
 class DedupSettings(_Settings):
     enabled: bool = True
-    candidates_per_fact: Positive = 5
+    candidates_per_fact: Depth = 5
     # None: the floor calibrated for the embedder's model (domain/calibration.py).
     min_similarity: Unit | None = None
 
@@ -57,21 +70,21 @@ class DedupSettings(_Settings):
 class RoleWeights(_Settings):
     """How much a message of each role counts towards the token trigger."""
 
-    user: NonNegative = 1.0
-    tool: NonNegative = 0.5
-    agent: NonNegative = 0.2
-    other: NonNegative = 0.5
+    user: Factor = 1.0
+    tool: Factor = 0.5
+    agent: Factor = 0.2
+    other: Factor = 0.5
 
 
 class FormationSettings(_Settings):
-    message_interval: Positive = 45
-    token_interval: Annotated[float, Field(gt=0)] = 1500.0
-    min_messages: Positive = 4
-    cold_after_minutes: Annotated[float, Field(gt=0)] = 10.0
-    chars_per_token: Annotated[float, Field(gt=0)] = 4.5
+    message_interval: PositiveCount = 45
+    token_interval: Tokens = 1500.0
+    min_messages: PositiveCount = 4
+    cold_after_minutes: Minutes = 10.0
+    chars_per_token: Annotated[float, Field(ge=0.1, le=1000.0, allow_inf_nan=False)] = 4.5
     role_weights: RoleWeights = RoleWeights()
-    claim_ttl_seconds: Annotated[float, Field(gt=0)] = 600.0
-    max_messages_per_formation: Positive = 400
+    claim_ttl_seconds: Seconds = 600.0
+    max_messages_per_formation: PositiveCount = 400
 
 
 class CapSettings(_Settings):
@@ -82,12 +95,12 @@ class CapSettings(_Settings):
     LoCoMo's sessions hold (at most 15 observations in 1-5k characters): a bound on a
     runaway model, not a target."""
 
-    facts: Annotated[int, Field(gt=0, le=1_000_000)] = 30
-    reflections_per_scope: Annotated[int, Field(gt=0, le=1_000_000)] = NOTES_PER_SCOPE
-    base_chars: Annotated[int, Field(gt=0, le=2**63 - 1)] = 3000
-    log_base: Annotated[float, Field(gt=1.0, allow_inf_nan=False)] = 10.0
-    min_multiplier: Annotated[float, Field(gt=0.0, le=1000.0)] = 0.5
-    max_multiplier: Annotated[float, Field(gt=0.0, le=1000.0)] = 2.0
+    facts: Annotated[int, Field(ge=1, le=1_000_000)] = 30
+    reflections_per_scope: Annotated[int, Field(ge=1, le=1_000_000)] = NOTES_PER_SCOPE
+    base_chars: PositiveCount = 3000
+    log_base: Annotated[float, Field(gt=1.0, le=MAX_FACTOR, allow_inf_nan=False)] = 10.0
+    min_multiplier: Annotated[float, Field(gt=0.0, le=1000.0, allow_inf_nan=False)] = 0.5
+    max_multiplier: Annotated[float, Field(gt=0.0, le=1000.0, allow_inf_nan=False)] = 2.0
 
     @model_validator(mode="after")
     def _clamp_is_a_range(self) -> Self:
@@ -105,31 +118,31 @@ class ReflectionSettings(_Settings):
     # The reflections subsystem (the seeds' ALWAYS_IN_CONTEXT_ENABLED): off, no reflection is
     # formed, consolidated or shown.
     enabled: bool = True
-    max_words: Positive = 35
+    max_words: PositiveCount = 35
 
 
 class SearchSettings(_Settings):
     # None: the floor calibrated for the embedder's model (domain/calibration.py).
     semantic_threshold: Unit | None = None
     # None: the store's calibrated threshold (Atlas scores: 1.5; see docs/decisions.md).
-    text_threshold: NonNegative | None = None
+    text_threshold: Factor | None = None
     # How hybrid search fuses its lists (domain/ranking.py); weights from benchmarks/fusion.py.
     fusion: Fusion = Fusion.SCORE
-    semantic_weight: NonNegative = 0.5
-    keyword_weight: NonNegative = 0.5
+    semantic_weight: Factor = 0.5
+    keyword_weight: Factor = 0.5
     score_threshold: Unit = 0.0  # floor on the fused score of ``score`` fusion
     rrf_threshold: Unit = 0.015  # floor on the fused score of ``rrf`` fusion
-    rrf_k: Positive = 60
+    rrf_k: PositiveCount = 60
     # Facts said in the time a query names ("last week", "in May 2023") score this much
     # more, relatively (domain/temporal.py); 0 turns it off.
-    time_boost: NonNegative = 0.25
+    time_boost: Factor = 0.25
     # A calendar date named ("on 13 October 2023") raises the facts said that day (give or
     # take one) by this much instead of ``time_boost``; 0 turns it off for dates.
-    day_boost: NonNegative = 2.0
+    day_boost: Factor = 2.0
     # Each candidate gains this share of the lead over the weakest candidate of another
     # candidate from its session (domain/session_context.py); 0 turns it off. Chosen by
     # benchmarks/session_time.py.
-    session_weight: NonNegative = 0.3
+    session_weight: Factor = 0.3
     # Between results about the same thing, the newer first and the older marked
     # (domain/conflicts.py); False: the fused order as it is.
     newer_first: bool = True
@@ -138,18 +151,18 @@ class SearchSettings(_Settings):
     # update from a fact of the same kind (benchmarks/freshness.py).
     same_thing_similarity: Unit | None = None
     # Scores decay by age with this half-life, in days (domain/decay.py); None: no decay.
-    age_half_life_days: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
-    default_top_k: Positive = 10
-    max_top_k: Positive = 50
-    max_queries: Positive = 3
-    max_query_chars: Positive = 1000
-    candidates_per_list: Positive = 2
+    age_half_life_days: Days | None = None
+    default_top_k: Depth = 10
+    max_top_k: Depth = 50
+    max_queries: PositiveCount = 3
+    max_query_chars: PositiveCount = 1000
+    candidates_per_list: Depth = 2
     # Each retriever fetches at least this many candidates, whatever ``top_k``: the session
     # and time raises can lift only what was fetched, and a top 10 drawn from 100 recalls
     # more than one drawn from 20 (issue 30, item 1: a top 10's R@10 +1.2 over LoCoMo
     # observations and +2.5 over dialog turns; depths chosen on one half of the
     # conversations and scored on the other, ``benchmarks/recall_depth.py``).
-    min_candidates_per_list: Positive = 100
+    min_candidates_per_list: Depth = 100
     # A search whose best hit's relevance is under this returns nothing (domain/relevance.py:
     # 0.5 is the line 95% of unrelated text stays under); 0 never abstains. Off with the
     # thresholds (``thresholds=False``).
@@ -176,11 +189,11 @@ class SearchSettings(_Settings):
 
 
 class ContextSettings(_Settings):
-    cache_ttl_seconds: NonNegative = 300.0
+    cache_ttl_seconds: SecondsOrZero = 300.0
     # Contexts cached per process, least recently used dropped first (0: no cache). About
     # 6 kB each for a typical memory (benchmarks/context_cache.py), ~20 kB with every blob at
     # its word limit: 6-20 MB at the default bound.
-    cache_max_entries: Annotated[int, Field(ge=0)] = 1024
+    cache_max_entries: Count = 1024
     # The agent's memory instructions in its <AgentMemory> section (seed 004's context did).
     show_instructions: bool = True
     # Contexts kept with their sessions in the store as well, so every worker serves what
@@ -194,11 +207,11 @@ class ModelSettings(_Settings):
     fast: str = "gemini-3-flash-preview"
     reflection_free: str = "gemini-3-flash-preview"
     reflection_premium: str = "gemini-3-pro-preview"
-    premium_tier: Annotated[int, Field(ge=0)] = 1
+    premium_tier: Count = 1
     # The longest answer text parsed (characters): a formation's answer is ~20 kB at most
     # (60 facts of 30 words, a 1200-word blob); past this bound it is refused unparsed, so a
     # runaway answer of megabytes never becomes hundreds of thousands of objects.
-    max_answer_chars: Positive = 262_144
+    max_answer_chars: PositiveCount = 262_144
 
 
 class MemorySettings(_Settings):

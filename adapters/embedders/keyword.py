@@ -38,6 +38,8 @@ class KeywordEmbedder(FakeEmbedder):
             weight = 1.0 + math.log(count)  # sublinear: repeating a word adds little
             for i, value in enumerate(_token_vector(token, self.space.dimension)):
                 total[i] += weight * value
+        if not any(total):  # the words cancel out (likely in very few dimensions): the hash
+            return super().vector(text)
         return normalized(total)
 
 

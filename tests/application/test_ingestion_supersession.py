@@ -9,6 +9,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
+from tests.application.stores import StoreMaker
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 CITY = "user.home_city"
@@ -133,3 +134,27 @@ async def test_an_export_keeps_the_freshness_fields_and_imports_them_again() -> 
     await other.admin.import_lines(lines)
     [fact] = await other.admin.list_facts("nova")
     assert (fact.supersede_key, fact.valid_until) == (CITY, until)
+
+
+async def test_one_call_retiring_its_own_facts_leaves_search_sound_on_every_store(
+    make_store: StoreMaker,
+) -> None:
+    # Issue 40, item 6: a fact and the newer fact retiring it (by key, or naming it) in one
+    # call left the embedded store's keyword row count one short per retired fact; "Alice",
+    # in every fact, then made the keyword score take the log of a negative number.
+    memory = MemoryService(await make_store(), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW))
+    items = [_item(f"Alice {what}", 3) for what in ("has a cat", "drinks tea", "plays chess")]
+    items += [
+        _item("Alice lives in Boston", 90, key=CITY),
+        _item("Alice moved to Denver", 1, key=CITY),
+        _item("Alice is 30", 400, id="age-30"),
+        _item("Alice is 31", 2, supersedes="age-30"),
+    ]
+    report = await memory.admin.add_facts(items)
+    assert len(report.superseded) == 2
+    for query in ("Alice", "Alice Denver", "Alice tea chess cat"):
+        conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
+        found = await memory.search_facts(conv, [query], top_k=10, thresholds=False)
+        assert len(found.results) == 5
+        assert all(0 <= r.score < float("inf") for r in found.results)
+        assert all(0 <= (r.relevance or 0) <= 1 for r in found.results)

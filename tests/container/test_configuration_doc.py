@@ -10,11 +10,15 @@ import re
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Literal, get_args, get_origin
+from types import UnionType
+from typing import Annotated, Literal, Union, get_args, get_origin
 
+from annotated_types import Ge, Gt, Le
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from eden_memory.config import EdenMemoryConfig
+from eden_memory.domain.bounds import MAX_COUNT
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 # | `VARIABLE` | type (may hold escaped \| ) | default | meaning |
@@ -72,3 +76,71 @@ def test_every_choice_of_an_adapter_setting_is_documented() -> None:
         if get_origin(field.annotation) is Literal:
             listed = re.findall(r"`([^`]+)`", types[f"EDEN_MEMORY_{name.upper()}"])
             assert listed == list(get_args(field.annotation)), name
+
+
+def stated_range(field: FieldInfo) -> str | None:
+    """A numeric setting's type as the document writes it: ``int 0–2^63−1``, ``float > 0,
+    ≤ 876,600`` (None for a setting that is not a number)."""
+    parts = [*_opened(field.annotation), *field.metadata]
+    kind = next((k for k in (int, float) if k in parts), None)
+    if kind is None:
+        return None
+    low = next((f"{_number(p.ge)}–" for p in parts if isinstance(p, Ge)), None)
+    low = low or next((f"> {_number(p.gt)}, ≤ " for p in parts if isinstance(p, Gt)), "")
+    high = next((_number(p.le) for p in parts if isinstance(p, Le)), "unbounded")
+    return f"{kind.__name__} {low}{high}"
+
+
+def _opened(annotation: object) -> Iterator[object]:
+    if isinstance(annotation, FieldInfo):  # ``Field(...)`` inside a union
+        yield from annotation.metadata
+    elif get_origin(annotation) is Annotated:
+        base, *metadata = get_args(annotation)
+        for item in metadata:
+            yield from _opened(item)
+        yield from _opened(base)
+    elif get_origin(annotation) in (Union, UnionType):
+        for arg in get_args(annotation):
+            yield from _opened(arg)
+    else:
+        yield annotation
+
+
+def _number(value: object) -> str:
+    if value == MAX_COUNT:
+        return "2^63−1"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:g}"
+    return f"{int(value):,}" if isinstance(value, int | float) else str(value)
+
+
+def numeric_fields(
+    model: type[BaseModel], prefix: str = "EDEN_MEMORY_"
+) -> Iterator[tuple[str, str]]:
+    """(variable, stated range) of every numeric setting, nested models walked."""
+    for name, field in model.model_fields.items():
+        nested = [
+            p for p in _opened(field.annotation) if isinstance(p, type) and issubclass(p, BaseModel)
+        ]
+        for inner in nested:
+            yield from numeric_fields(inner, f"{prefix}{name.upper()}__")
+        stated = stated_range(field)
+        if stated is not None:
+            yield f"{prefix}{name.upper()}", stated
+
+
+def test_every_number_is_documented_with_the_range_it_accepts() -> None:
+    # Issue 40, item 5: every number is bounded where it is declared; the page says how.
+    types = dict(
+        re.findall(
+            r"^\| `(EDEN_MEMORY_[A-Z0-9_]+)` \| ((?:[^|\\]|\\\|)*) \|",
+            DOC.read_text(),
+            re.MULTILINE,
+        )
+    )
+    wrong = {
+        name: (types[name], stated)
+        for name, stated in numeric_fields(EdenMemoryConfig)
+        if types[name].split(" \\|")[0] != stated  # a choice besides: `default`
+    }
+    assert not wrong, f"documented range differs from the code: {wrong}"

@@ -9,7 +9,6 @@ every visible fact was tokenised on each query; scores are unchanged.
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
 from collections import Counter
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 
 from eden_memory.adapters.stores.stemming import porter_stem
 from eden_memory.adapters.stores.text_terms import ideal_weight, naming_terms, query_terms
+from eden_memory.domain.idf import bm25_idf
 
 _WORD = re.compile(r"\w+")
 
@@ -95,7 +95,7 @@ def bm25_with_ideal(query: str, parts: Sequence[Postings]) -> tuple[dict[str, fl
         return {}, 0.0
     average = sum(p.total for p in parts) / documents or 1.0
     held = {t: sum(len(p.holders.get(t, ())) for p in parts) for t in wanted}
-    idf = {t: _idf(documents, n) for t, n in held.items() if n}
+    idf = {t: bm25_idf(documents, n) for t, n in held.items() if n}
     scores: dict[str, float] = {}
     for part in parts:
         matching: set[str] = set()
@@ -113,11 +113,7 @@ def bm25_with_ideal(query: str, parts: Sequence[Postings]) -> tuple[dict[str, fl
                 scores[doc_id] = score
     names = naming_terms(query)
     return scores, ideal_weight(
-        [_idf(documents, held[t]) for t in wanted if held[t]],
-        [_idf(documents, 0) for t in wanted if not held[t] and t in names],
+        [bm25_idf(documents, held[t]) for t in wanted if held[t]],
+        [bm25_idf(documents, 0) for t in wanted if not held[t] and t in names],
         sum(1 for t in wanted if not held[t] and t not in names),
     )
-
-
-def _idf(documents: int, containing: int) -> float:
-    return math.log(1 + (documents - containing + 0.5) / (containing + 0.5))

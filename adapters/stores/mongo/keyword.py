@@ -37,6 +37,7 @@ from eden_memory.adapters.stores.text_terms import (
     naming_terms,
     query_terms,
 )
+from eden_memory.domain.idf import bm25_idf
 
 K1 = 1.2
 B = 0.75
@@ -142,7 +143,7 @@ def bm25_with_ideal(
     for term, near in weights.items():
         frequencies = [sum(bag[t] * w for t, w in near.items() if t in bag) for _, bag in bags]
         found = sum(1 for f in frequencies if f > 0)
-        idf = math.log(1 + (total + BACKGROUND - found + 0.5) / (found + 0.5))
+        idf = bm25_idf(total + BACKGROUND, found)
         if found:
             held.append(idf)
         elif term in names:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 from datetime import timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +22,7 @@ from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
-from eden_memory.ports.stores import Stores
+from eden_memory.ports.stores import Stores, Superseding
 from tests.contract.store.world import T0, U1, U2, A, Builder, StoreFactory, StoreFixtures, sees
 
 WORDS = ["hello", "world", "there", "kayak", "tea"]
@@ -122,6 +124,36 @@ class KeywordChangeContract(StoreFixtures):
         await stores.revisions.delete_scope(ScopeKey.user(A, U1))
         assert await found(stores, "kayak") == set()
         assert await found(stores, "kayak", sees(A, U2)) == {bobs.id}
+
+    async def test_facts_retired_by_the_call_that_added_them_score_as_if_added_apart(
+        self, make_stores: StoreFactory, build: Builder
+    ) -> None:
+        # Issue 40, item 6: a fact and the newer fact that retires it (by key, or naming it)
+        # in one call left the embedded store's row count one short per retired fact, and a
+        # word in nearly every fact (the user's name) then took the log of a negative number.
+        plain = [build.fact(f"Alice {w}", user=U1) for w in ("drinks tea", "plays chess")]
+        boston = build.fact("Alice lives in Boston", user=U1).evolve(supersede_key="city")
+        denver = build.fact("Alice lives in Denver", user=U1, formed_at=T0 + timedelta(days=1))
+        aged = build.fact("Alice is 30", user=U1)
+        older = build.fact("Alice is 31", user=U1, formed_at=T0 + timedelta(days=1))
+        items = [
+            Superseding(boston, build.hashed(boston.content)),
+            Superseding(denver.evolve(supersede_key="city"), build.hashed(denver.content)),
+            Superseding(aged, build.hashed(aged.content)),
+            Superseding(older, build.hashed(older.content), aged.id),
+        ]
+        scores = []
+        for calls in ([items], [items[:1], items[1:2], items[2:3], items[3:]]):
+            stores = await make_stores()
+            await stores.facts.add_facts(plain, [build.hashed(f.content) for f in plain])
+            for call in calls:
+                await stores.facts.add_superseding(call, T0 + timedelta(days=2))
+            hits = await stores.ranking.keyword_ranking("Alice", ALICE, 50)
+            assert {h.id for h in hits} == {plain[0].id, plain[1].id, denver.id, older.id}
+            assert all(math.isfinite(h.score) and h.score > 0 for h in hits)
+            assert all(h.coverage is None or 0 <= h.coverage <= 1 for h in hits)
+            scores.append(sorted(h.score for h in hits) + sorted(h.coverage or 0 for h in hits))
+        assert scores[0] == pytest.approx(scores[1])
 
     async def test_imported_facts_are_found_by_status(self, stores: Stores, build: Builder) -> None:
         edited = build.fact("hello world", user=U1).revised("hello there", T0, space=build.space)

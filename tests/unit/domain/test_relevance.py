@@ -33,6 +33,15 @@ def test_semantic_relevance_is_bounded_and_never_falls_as_the_cosine_rises(
     assert 0.0 <= scale.relevance(low) <= scale.relevance(high) <= 1.0
 
 
+@given(scales(), st.floats())
+def test_any_score_at_all_gives_a_relevance_from_0_to_1_and_nan_gives_0(
+    scale: SemanticScale, cosine: float
+) -> None:
+    assert 0.0 <= scale.relevance(cosine) <= 1.0
+    assert 0.0 <= keyword_relevance(cosine) <= 1.0
+    assert scale.relevance(float("nan")) == 0.0 == keyword_relevance(float("nan"))
+
+
 @given(scales())
 def test_the_scale_s_anchors_are_0_one_half_and_1(scale: SemanticScale) -> None:
     assert scale.relevance(scale.typical) == 0.0

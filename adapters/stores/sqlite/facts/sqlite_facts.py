@@ -106,12 +106,9 @@ class SqliteFacts:
         with writing(conn) as changes:
             admit_space(conn, space)
             changes.space = space
-            after = last_pk(conn)
-            done = [
+            return [
                 add_item(conn, changes, item, rows[n : n + 1], now) for n, item in enumerate(items)
             ]
-            index_keywords(conn, after)
-            return done
 
     @on_reader
     def get_facts(self, conn: sqlite3.Connection, ids: Sequence[FactId]) -> list[Fact]:

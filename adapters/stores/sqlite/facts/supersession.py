@@ -5,7 +5,8 @@ inside the transaction, so concurrent writers of one key cannot both keep a fact
 The facts of a key are found by the record's JSON (``json_extract`` over the active facts
 of the scope key, by the ``facts_recent`` index): no column or index of their own, so the
 schema stays at its version; the cost is a scan of the scope key's active facts per item
-with a key (docs/decisions.md, "Freshness").
+with a key (docs/decisions.md, "Freshness"). Each new fact enters the keyword index as it is
+written, so an item after it may retire it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from eden_memory.adapters.stores.sqlite.facts.rows import (
     fact_from_row,
     fact_key,
     fetch_fact,
+    index_added,
+    last_pk,
     rewrite_fact,
 )
 from eden_memory.adapters.stores.sqlite.revisions import Changes
@@ -46,7 +49,12 @@ def add_item(
         twin = active_duplicate(conn, done.fact) if done.fact.is_active else None
         if twin is not None:
             return Supersession(twin)
+        before = last_pk(conn)
         add_one(conn, changes, done.fact, row)
+        # In the keyword index now, before a later item retires it: the retirement takes it
+        # out, and FTS5 trusts what it is told to remove, so taking out a fact never put in
+        # lowered the index's row count (issue 40: negative idfs, a malformed index).
+        index_added(conn, before, [done.fact])
     elif done.fact != stored:
         _rewrite(conn, changes, done.fact)
     for old in done.retired:

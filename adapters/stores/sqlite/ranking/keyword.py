@@ -33,6 +33,7 @@ from eden_memory.adapters.stores.sqlite.keyword_partitions import (
 )
 from eden_memory.adapters.stores.stemming import porter_stem
 from eden_memory.adapters.stores.text_terms import content_words, ideal_weight, naming_terms
+from eden_memory.domain.idf import fts5_idf
 
 # Calibration. Facts are short, so a query term occurs once in a fact and contributes
 # idf * f(length), with f = 1 at the average length (0.7 at twice it, 1.26 at half), and
@@ -62,8 +63,6 @@ SMALL_STORE_FACTS = 12
 # query made only of such words then matches nothing. Smaller stores keep every word, so
 # even a one-fact store answers a query that matches it.
 PRUNE_FROM_FACTS = 1000
-# FTS5's bm25() raises an idf of zero or less to this.
-FTS5_IDF_FLOOR = 1e-6
 _WORD = re.compile(r"\w+")
 
 
@@ -97,9 +96,8 @@ def small_store_lift(indexed: int) -> float:
     ~0 (FTS5 clamps its idf to 1e-6): the floor keeps its meaning, with fewer facts to judge
     by. With 2 facts or fewer every idf is clamped, so every match counts.
     """
-    idf_of_one = math.log((indexed - 0.5) / 1.5) if indexed >= 2 else 0.0
     wanted = UNIQUE_WORD_SCORE * TEXT_SCORE_THRESHOLD
-    return max(1.0, wanted / max(idf_of_one, FTS5_IDF_FLOOR))
+    return max(1.0, wanted / fts5_idf(indexed, 1))
 
 
 def informative(conn: sqlite3.Connection, words: list[str], indexed: int) -> list[str]:
@@ -132,14 +130,18 @@ def ideal_score(conn: sqlite3.Connection, text: str, words: list[str], indexed: 
     held = {str(term): int(docs) for term, docs in rows}
     names = naming_terms(text)
     return ideal_weight(
-        [_idf(indexed, held[t]) for t in terms if t in held],
-        [_idf(indexed, 0) for t in terms if t not in held and t in names],
+        [fts5_idf(indexed, held[t]) for t in terms if t in held],
+        [fts5_idf(indexed, 0) for t in terms if t not in held and t in names],
         sum(1 for t in terms if t not in held and t not in names),
     )
 
 
-def _idf(indexed: int, holding: int) -> float:
-    return max(math.log((indexed - holding + 0.5) / (holding + 0.5)), FTS5_IDF_FLOOR)
+def sound_score(value: object) -> float:
+    """FTS5's score of a match as a finite number, 0 or more. Its bm25() takes the log of a
+    negative number when its own counts disagree (a word in more facts than it counts: a
+    write before issue 40's fix), and SQLite reads the NaN back as NULL."""
+    score = float(value) if isinstance(value, int | float) else 0.0
+    return score if math.isfinite(score) and score > 0 else 0.0
 
 
 def coverage(score: float, ideal: float) -> float | None:

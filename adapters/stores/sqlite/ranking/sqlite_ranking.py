@@ -75,13 +75,14 @@ class SqliteRanking:
                 raise
             ideal = keyword.ideal_score(conn, text, words, indexed) if rows else 0.0
         lift = keyword.small_store_lift(indexed)
+        scored = [(fact_id, keyword.sound_score(score)) for fact_id, score in rows]
         return [
             Hit(
                 FactId(as_text(fact_id, "facts", fact_id)),
-                float(score) * lift,
-                keyword.coverage(float(score), ideal),
+                score * lift,
+                keyword.coverage(score, ideal),
             )
-            for fact_id, score in rows
+            for fact_id, score in scored
         ]
 
     async def settle(self) -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.ranking import keyword
 from eden_memory.adapters.stores.sqlite.ranking.keyword import fts_query, query_words
+from eden_memory.domain.idf import FTS5_IDF_FLOOR
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import Hit
@@ -171,7 +172,7 @@ async def test_in_a_store_of_three_facts_a_distinctive_word_clears_the_floor(
 
 def _unique_word_score(indexed: int) -> float:
     """FTS5's score of a word in one of ``indexed`` facts, at average length, lifted."""
-    idf = max(math.log((indexed - 0.5) / 1.5), keyword.FTS5_IDF_FLOOR)
+    idf = max(math.log((indexed - 0.5) / 1.5), FTS5_IDF_FLOOR)
     return idf * keyword.small_store_lift(indexed)
 
 

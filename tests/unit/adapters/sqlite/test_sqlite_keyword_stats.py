@@ -6,13 +6,16 @@ pruning threshold's edge; and reading it must not depend on how many facts there
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.keyword_partitions import (
     PK_BITS,
     number_partitions,
@@ -20,6 +23,7 @@ from eden_memory.adapters.stores.sqlite.keyword_partitions import (
 )
 from eden_memory.adapters.stores.sqlite.ranking.keyword import first_varint, indexed_facts
 from eden_memory.adapters.stores.sqlite.schema import prepare
+from tests.unit.adapters.sqlite.test_sqlite_keyword import VIEWER, fact
 
 Write = tuple[str, int, str]
 WRITES = st.lists(
@@ -120,3 +124,32 @@ def test_varints_decode_as_sqlite_writes_them(value: int, tail: bytes) -> None:
 def test_a_truncated_varint_is_refused() -> None:
     with pytest.raises(ValueError, match="truncated"):
         first_varint(b"\x81\x80")
+
+
+@pytest.mark.parametrize("counted", [1, 2, 3, 1000, 2**40])  # 0: FTS5 says "malformed"
+async def test_a_running_total_that_disagrees_with_the_index_still_scores_soundly(
+    tmp_path: Path, counted: int
+) -> None:
+    # Issue 40, item 6: a write that lowered FTS5's total below the facts holding a word made
+    # the score take the log of a negative number (and FTS5's own bm25() give NaN, read back
+    # as NULL). Whatever total the index reports, every score is finite and 0 or more.
+    path = tmp_path / "memory.db"
+    stores = await open_sqlite(path)
+    facts = [fact(n, f"Alice {word}") for n, word in enumerate(["tea", "chess", "cats", "Lyon"])]
+    await stores.facts.add_facts(facts, [[1.0, 0.0]] * len(facts))
+    await stores.close()
+    raw = sqlite3.connect(path)
+    (block,) = raw.execute("SELECT block FROM facts_fts_data WHERE id = 1").fetchone()
+    rest = block[len(_varint(first_varint(block))) :]
+    raw.execute("UPDATE facts_fts_data SET block = ? WHERE id = 1", (_varint(counted) + rest,))
+    raw.commit()
+    raw.close()
+    stores = await open_sqlite(path)
+    try:
+        for query in ("Alice", "Alice tea", "Alice tea chess cats Lyon"):
+            hits = await stores.ranking.keyword_ranking(query, VIEWER, 10)
+            assert {h.id for h in hits} <= {f.id for f in facts}
+            assert all(math.isfinite(h.score) and h.score >= 0 for h in hits)
+            assert all(h.coverage is None or 0 <= h.coverage <= 1 for h in hits)
+    finally:
+        await stores.close()
