@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.application.context import ContextLabels, recipe
+from eden_memory.domain.bounds import MAX_HOURS
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.domain.settings import FactSettings, MemorySettings
@@ -38,7 +39,7 @@ def test_the_default_recipe_is_the_text_it_always_was() -> None:
     reflections=st.booleans(),
     fifo_on=st.booleans(),
     limit=st.integers(0, 10**6),
-    hours=st.floats(0.001, 1e9, allow_nan=False),
+    hours=st.floats(0.001, MAX_HOURS),
     name=st.none() | st.text(),
     instructions=st.text(),
 )
