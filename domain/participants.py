@@ -61,6 +61,14 @@ def check_participants(
         )
 
 
+def reader_refusal(session: SessionState | None, users: Sequence[UserId]) -> str | None:
+    """Why a conversation of ``users`` may not read ``session`` (None: it may), for a page
+    that shows the refusal instead of raising it (``check_reader``)."""
+    if session is None:
+        return None
+    return participants_refusal(session.profile.user_ids, users, session.pending_messages)
+
+
 def check_reader(session: SessionState | None, users: Sequence[UserId]) -> None:
     """Raise ``SessionUsersError`` when a conversation of ``users`` may not read ``session``
     (None: not recorded yet): exactly when its next turn would be refused. A context shown
