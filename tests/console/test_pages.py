@@ -154,9 +154,10 @@ def test_a_session_seen_as_a_user_its_turns_refuse_shows_the_refusal_not_the_mem
     assert "Planning a weekend trip" not in search.text
     as_alice = client.get("/session?agent=nova&session=s-alice-1&user=alice").text
     assert 'id="refusal"' not in as_alice
-    assert "Planning a weekend trip" in client.get(
-        "/context?agent=nova&user=alice&session=s-alice-1"
-    ).text
+    assert (
+        "Planning a weekend trip"
+        in client.get("/context?agent=nova&user=alice&session=s-alice-1").text
+    )
 
 
 def _post(world: World, path: str, form: dict[str, str], page: str) -> tuple[int, str]:
