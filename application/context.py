@@ -172,7 +172,11 @@ class ContextAssembler:
         keys = scopes.keys()
         entry = None if refresh else self.cache.get(cache_key, now)
         # Read before building, so a change that lands meanwhile is seen by the next call.
-        counters = await self._checked_revisions(scopes, keys, users)
+        # The session's users beside the counters (one wait): SessionUsersError before any
+        # level is asked for a conversation the session's turns refuse.
+        counters, _ = await asyncio.gather(
+            self._revisions.revisions(keys), reader_checked(self._sessions, scopes, users)
+        )
         revisions = tuple(counters[k] for k in keys)
         if entry is not None and serves(entry, now, ttl, revisions):
             return _served(entry, keys, "process")
@@ -191,20 +195,6 @@ class ContextAssembler:
             else:
                 self._spawn(saving)
         return MemoryContext(built.xml, now, False, built.facts, keys)
-
-    async def _checked_revisions(
-        self, scopes: ActiveScopes, keys: tuple[ScopeKey, ...], users: Sequence[UserId]
-    ) -> dict[ScopeKey, int]:
-        """The scopes' counters, read beside the session's users (one wait, not two); raises
-        ``SessionUsersError`` for a conversation the session's turns would refuse. Without
-        the session scope (memory off) nothing of the session is read, as a turn records
-        nothing then."""
-        counters = self._revisions.revisions(keys)
-        if Scope.SESSION not in scopes.scopes:
-            return await counters
-        ids = (scopes.agent_id, scopes.session_id)
-        found, _ = await asyncio.gather(counters, reader_checked(self._sessions, *ids, users))
-        return found
 
     async def _build(
         self,

@@ -215,14 +215,13 @@ class MemoryService:
         """Hybrid search over the facts this conversation may see (``SessionUsersError``, as
         ``get_context``, for a session recorded with other users)."""
         settings = conversation.effective(self.settings)
-        if settings.enabled:  # off, nothing is read and no turn is checked
-            ids = (conversation.agent_id, conversation.session_id)
-            await reader_checked(self._sessions, *ids, conversation.user_ids)
+        scopes = conversation.active(settings)
+        await reader_checked(self._sessions, scopes, conversation.user_ids)
         search = self._search
         if settings.search != search.settings:  # the agent's own search defaults
             search = replace(search, settings=settings.search)
         return await search.search(
-            conversation.active(settings),
+            scopes,
             queries,
             top_k,
             debug=debug,

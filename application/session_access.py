@@ -10,17 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.ids import UserId
 from eden_memory.domain.participants import check_caller, check_reader
 from eden_memory.domain.profile import SessionProfile
+from eden_memory.domain.scopes import ActiveScopes, Scope
 from eden_memory.ports.stores import SessionStore
 
 
 async def reader_checked(
-    sessions: SessionStore, agent_id: AgentId, session_id: SessionId, users: Sequence[UserId]
+    sessions: SessionStore, scopes: ActiveScopes, users: Sequence[UserId]
 ) -> None:
-    """Raise ``SessionUsersError`` unless ``users`` may read the session (``check_reader``)."""
-    check_reader(await sessions.get_session(agent_id, session_id), users)
+    """Raise ``SessionUsersError`` unless ``users`` may read the session (``check_reader``).
+    Without the session scope (memory off) nothing of the session is read, and nothing is
+    checked, as a turn records nothing then."""
+    if Scope.SESSION in scopes.scopes:
+        state = await sessions.get_session(scopes.agent_id, scopes.session_id)
+        check_reader(state, users)
 
 
 async def caller_checked(sessions: SessionStore, conversation: SessionProfile) -> None:
