@@ -8,12 +8,15 @@ before it reads: on every store, through both cache levels.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mongomock_motor import AsyncMongoMockClient
 
 from eden_memory.adapters.stores.mongo import mongo_stores
@@ -135,3 +138,45 @@ async def test_a_context_stored_for_alice_is_never_served_to_bob_by_another_work
     assert (await memory.get_context(alice)).cached_in == "store"
     with pytest.raises(SessionUsersError):
         await memory.get_context(memory.conversation(NO_USER_MEMORY, "s1", ["bob"]))
+
+
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["read", "turn", "end"]),
+        st.sampled_from(["s1", "s2"]),
+        st.lists(st.sampled_from(["alice", "bob", "carol"]), max_size=2, unique=True),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(STEPS)
+def test_over_any_sequence_a_read_is_refused_exactly_when_its_turn_would_be(
+    steps: list[tuple[str, str, list[str]]],
+) -> None:
+    """Turns, reads (cached or not) and session ends with changing users, in any order: each
+    read is refused exactly when a turn of the same conversation right after it is."""
+    asyncio.run(_sequence(steps))
+
+
+async def _sequence(steps: list[tuple[str, str, list[str]]]) -> None:
+    world = make_world()
+    memory = world.memory
+    for n, (action, session, users) in enumerate(steps):
+        chat = memory.conversation(NO_USER_MEMORY, session, users)
+        if action == "turn":
+            await _refused(memory.record_messages(chat, world.messages(f"m{n}", author="x")))
+        elif action == "end":
+            await _refused(memory.end_session(chat))
+        else:
+            read = await _refused(memory.get_context(chat))
+            assert read == await _refused(memory.record_messages(chat, []))
+
+
+async def _refused(call: Any) -> bool:
+    try:
+        await call
+    except SessionUsersError:
+        return True
+    return False
