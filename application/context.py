@@ -5,6 +5,10 @@ changed: every change, made in this process or another, moves the store's revisi
 of the keys it touched, and each prompt reads those counters (one small read) before serving
 from the cache. Nothing is invalidated by hand (``tests/application/test_context_freshness``).
 
+Who may read comes first: the session's stored users are read beside the counters, and a
+conversation whose turn the store would refuse gets ``SessionUsersError`` before either level
+is asked (``application/session_access.py``), so no cached context reaches another user.
+
 Two levels, one rule. The process's own cache (``bounded_cache``: at most
 ``cache_max_entries`` contexts, none past its TTL) is asked first; then the copy kept with
 the session in the store (``ContextStore``, when ``cache_shared``), so a context one worker
@@ -22,15 +26,23 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from eden_memory.application.bounded_cache import BoundedCache
+from eden_memory.application.session_access import reader_checked
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.fifo import fifo_since, select_fifo
 from eden_memory.domain.identity_memo import IdentityMemo
+from eden_memory.domain.ids import UserId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import ActiveScopes, Scope, ScopeKey
 from eden_memory.domain.settings import FactSettings, MemorySettings
 from eden_memory.domain.xml_context import ScopeMemory, render_memory_context
 from eden_memory.ports.clock import Clock
-from eden_memory.ports.stores import BufferStore, ContextStore, FactStore, RevisionStore
+from eden_memory.ports.stores import (
+    BufferStore,
+    ContextStore,
+    FactStore,
+    RevisionStore,
+    SessionStore,
+)
 from eden_memory.ports.stores.contexts import StoredContext
 from eden_memory.ports.telemetry import Telemetry
 
@@ -101,6 +113,7 @@ class ContextAssembler:
         buffers: BufferStore,
         revisions: RevisionStore,
         contexts: ContextStore,
+        sessions: SessionStore,
         clock: Clock,
         settings: MemorySettings,
         spawn: Callable[[Coroutine[Any, Any, None]], object] | None = None,
@@ -110,6 +123,7 @@ class ContextAssembler:
         self._buffers = buffers
         self._revisions = revisions
         self._contexts = contexts
+        self._sessions = sessions
         self._clock = clock
         self._settings = settings
         # Saving a built context for the other workers is off the caller's path when the
@@ -130,18 +144,27 @@ class ContextAssembler:
         refresh: bool = False,
         facts: FactSettings | None = None,
         labels: ContextLabels = ContextLabels(),
+        *,
+        users: Sequence[UserId],
     ) -> MemoryContext:
         """The memory context for these scopes, from a cache level when it is still true;
-        ``facts``: the agent's own FIFO settings (the globals when None)."""
+        ``facts``: the agent's own FIFO settings (the globals when None); ``users``: the
+        conversation's, checked against the session's before anything is served."""
         with self._telemetry.operation("eden_memory.context", {}) as span:
-            context = await self._context(scopes, refresh, facts or self._settings.facts, labels)
+            fifo = facts or self._settings.facts
+            context = await self._context(scopes, refresh, fifo, labels, users)
             span.set("eden_memory.context.cached_in", context.cached_in or "built")
             span.set("eden_memory.context.facts", context.facts)
             span.set("eden_memory.context.chars", len(context.xml))
             return context
 
     async def _context(
-        self, scopes: ActiveScopes, refresh: bool, facts: FactSettings, labels: ContextLabels
+        self,
+        scopes: ActiveScopes,
+        refresh: bool,
+        facts: FactSettings,
+        labels: ContextLabels,
+        users: Sequence[UserId],
     ) -> MemoryContext:
         cache_key = (scopes, facts, labels)
         now = self._clock.now()
@@ -149,7 +172,11 @@ class ContextAssembler:
         keys = scopes.keys()
         entry = None if refresh else self.cache.get(cache_key, now)
         # Read before building, so a change that lands meanwhile is seen by the next call.
-        counters = await self._revisions.revisions(keys)
+        # The session's users beside the counters (one wait): SessionUsersError before any
+        # level is asked for a conversation the session's turns refuse.
+        counters, _ = await asyncio.gather(
+            self._revisions.revisions(keys), reader_checked(self._sessions, scopes, users)
+        )
         revisions = tuple(counters[k] for k in keys)
         if entry is not None and serves(entry, now, ttl, revisions):
             return _served(entry, keys, "process")

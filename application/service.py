@@ -29,6 +29,7 @@ from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageM
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.reranking import search_reranker
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
+from eden_memory.application.session_access import caller_checked, reader_checked
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.model_choice import ModelRole, reflection_role
@@ -86,6 +87,7 @@ class MemoryService:
             stores.buffers,
             stores.revisions,
             stores.contexts,
+            stores.sessions,
             clock,
             self.settings,
             spawn=lambda saving: self._background.spawn(saving, name="keep-context"),
@@ -135,6 +137,7 @@ class MemoryService:
             self._keep(on_report),
         )
         self.admin = Admin(stores, embedder, clock, self.settings, used, consolidator)
+        self._sessions = stores.sessions
 
     def _track_access(self, ids: list[FactId], now: datetime) -> None:
         if self._access.record(ids, now):
@@ -182,14 +185,21 @@ class MemoryService:
     # The hot path ------------------------------------------------------------------
 
     async def get_context(self, conversation: Conversation, refresh: bool = False) -> MemoryContext:
-        """The ``<MemoryContext>`` XML to put in the prompt (empty when there is nothing)."""
+        """The ``<MemoryContext>`` XML to put in the prompt (empty when there is nothing).
+
+        Raises ``SessionUsersError`` when the session was recorded with other users (a
+        session id reused for another user's conversation): its turn would be refused too."""
         settings = conversation.effective(self.settings)
         labels = ContextLabels(
             conversation.user_name,
             conversation.memory_instructions if settings.context.show_instructions else "",
         )
         return await self._context.context(
-            conversation.active(settings), refresh, settings.facts, labels
+            conversation.active(settings),
+            refresh,
+            settings.facts,
+            labels,
+            users=conversation.user_ids,
         )
 
     async def search_facts(
@@ -202,13 +212,16 @@ class MemoryService:
         mode: SearchMode = SearchMode.HYBRID,
         thresholds: bool = True,
     ) -> SearchResponse:
-        """Hybrid search over the facts this conversation may see."""
+        """Hybrid search over the facts this conversation may see (``SessionUsersError``, as
+        ``get_context``, for a session recorded with other users)."""
         settings = conversation.effective(self.settings)
+        scopes = conversation.active(settings)
+        await reader_checked(self._sessions, scopes, conversation.user_ids)
         search = self._search
         if settings.search != search.settings:  # the agent's own search defaults
             search = replace(search, settings=settings.search)
         return await search.search(
-            conversation.active(settings),
+            scopes,
             queries,
             top_k,
             debug=debug,
@@ -242,6 +255,7 @@ class MemoryService:
 
     async def form_memories(self, conversation: Conversation) -> FormationReport | None:
         """Form pending messages now, if they are due (or at least ``min_messages`` when cold)."""
+        await caller_checked(self._sessions, conversation)
         return await self._lifecycle.form(
             conversation.agent_id, conversation.session_id, Trigger.COLD
         )
@@ -250,13 +264,16 @@ class MemoryService:
         """Form what is left and consolidate the session's buffers, whatever their size.
 
         The report lists each consolidation, a failed one included (its buffer is kept);
-        None when there was nothing to form or consolidate."""
+        None when there was nothing to form or consolidate. A conversation of other users
+        than the session's is refused (``SessionUsersError``); a group member may end it."""
+        await caller_checked(self._sessions, conversation)
         return await self._lifecycle.end(conversation)
 
     async def consolidate(
         self, conversation: Conversation, *, force: bool = False
     ) -> list[ConsolidationOutcome]:
         """Consolidate the conversation's scopes whose buffers are due (any, with ``force``)."""
+        await caller_checked(self._sessions, conversation)
         return await self._lifecycle.consolidate(conversation, force)
 
     async def process_cold_sessions(

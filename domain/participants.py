@@ -4,6 +4,11 @@ A session id names one conversation. A host that reuses ``"s1"`` for every user 
 otherwise let the second user's turn relabel the first user's pending messages (formed as
 the second user's facts) and show the first user's session memory to the second. A group's
 membership may still change, and an agent-only session may learn its user.
+
+One rule for every call that names a conversation: a turn (``check_participants``, in each
+store's ``record_messages``), a read of the session's memory (``check_reader``: the context,
+a search) and a call that forms it with its stored users (``check_caller``: session end,
+formation, consolidation).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from dataclasses import replace
 
 from eden_memory.domain.errors import SessionUsersError
 from eden_memory.domain.ids import UserId
-from eden_memory.domain.models import Message
+from eden_memory.domain.models import Message, SessionState
 from eden_memory.domain.models.provenance import user_author
 from eden_memory.domain.scopes import ActiveScopes, Scope
 
@@ -91,3 +96,29 @@ def outlives_member(message: Message, remaining: Collection[UserId]) -> bool:
     author may answer or quote the erased member: they go with the member's words, so what
     remains pending is each remaining member's alone and can never be filed as theirs wrongly."""
     return user_author(message) in remaining
+
+def reader_refusal(session: SessionState | None, users: Sequence[UserId]) -> str | None:
+    """Why a conversation of ``users`` may not read ``session`` (None: it may), for a page
+    that shows the refusal instead of raising it (``check_reader``)."""
+    if session is None:
+        return None
+    return participants_refusal(session.profile.user_ids, users, session.pending_messages)
+
+
+def check_reader(session: SessionState | None, users: Sequence[UserId]) -> None:
+    """Raise ``SessionUsersError`` when a conversation of ``users`` may not read ``session``
+    (None: not recorded yet): exactly when its next turn would be refused. A context shown
+    first and refused at the turn after would already have put another user's memory in
+    the prompt."""
+    if session is not None:
+        check_participants(
+            session.session_id, session.profile.user_ids, users, session.pending_messages
+        )
+
+
+def check_caller(session: SessionState | None, users: Sequence[UserId]) -> None:
+    """``check_reader`` for a call that forms the session's pending words with its stored
+    users, not the caller's (end, formation, consolidation): only another user's
+    conversation is refused, so a group member may still end the group's session."""
+    if session is not None:
+        check_participants(session.session_id, session.profile.user_ids, users, 0)

@@ -13,7 +13,9 @@ from starlette.responses import Response
 from eden_memory.adapters.console.memory import ConsoleMemory
 from eden_memory.adapters.console.params import ident, required
 from eden_memory.adapters.console.rendering import page
+from eden_memory.domain.ids import UserId
 from eden_memory.domain.models import FactStatus
+from eden_memory.domain.participants import reader_refusal
 from eden_memory.domain.scopes import Scope, ScopeKey
 
 RECENT_FACTS = 10
@@ -93,12 +95,16 @@ async def session(request: Request) -> Response:
     memory, params = _memory(request), request.query_params
     agent_id, session_id = required(params, "agent"), required(params, "session")
     state = await memory.session(agent_id, session_id)
+    user = ident(params, "user")
+    # Seen as a user the session's turns refuse, a prompt gets no context of it: say why.
+    refusal = reader_refusal(state, [UserId(user)]) if user else None
     return page(
         request,
         "session.html",
         agent=agent_id,
         session=session_id,
-        user=ident(params, "user"),
+        user=user,
+        refusal=refusal,
         state=state,
         panel=await _scope(memory, ScopeKey.session(agent_id, session_id)),
         stats=await memory.stats(agent_id, None, session_id),

@@ -133,9 +133,31 @@ def test_context_follows_the_stored_sessions_toggles_and_a_chosen_user(world: Wo
     off = client.get("/context?agent=nova&session=s-private").text
     assert "Nova is an operations assistant" in off
     assert "Alice is an engineer in Porto" not in off  # user memory off in that session
-    as_bob = client.get("/context?agent=nova&user=bob&session=s-alice-1").text
-    assert "Planning a weekend trip" in as_bob  # the session's own blob
-    assert "Alice is an engineer in Porto" not in as_bob  # seen as bob, not as its user
+    as_bob = client.get("/context?agent=nova&user=bob&session=s-alice-1")
+    assert as_bob.status_code == 400  # Alice's session: Bob's prompt gets none of it
+    assert "own session id" in as_bob.text
+    assert "Planning a weekend trip" not in as_bob.text
+
+
+def test_a_session_seen_as_a_user_its_turns_refuse_shows_the_refusal_not_the_memory(
+    world: World,
+) -> None:
+    """The session's own users, and anyone its turns let in, preview it as before; seen as
+    another user, the preview and the search say why that user's prompts get nothing."""
+    client = signed_in(console(world))
+    page = client.get("/session?agent=nova&session=s-alice-1&user=bob").text
+    assert 'id="refusal"' in page
+    assert "own session id" in page
+    assert "Context a prompt of this session gets" not in page  # no preview offered as bob
+    search = client.get("/search?agent=nova&user=bob&session=s-alice-1&q=weekend+trip")
+    assert search.status_code == 400
+    assert "Planning a weekend trip" not in search.text
+    as_alice = client.get("/session?agent=nova&session=s-alice-1&user=alice").text
+    assert 'id="refusal"' not in as_alice
+    assert (
+        "Planning a weekend trip"
+        in client.get("/context?agent=nova&user=alice&session=s-alice-1").text
+    )
 
 
 def _post(world: World, path: str, form: dict[str, str], page: str) -> tuple[int, str]:

@@ -14,7 +14,7 @@ from eden_memory.application.ingestion import FactInput
 from eden_memory.application.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.score_meaning import COSINE, RELEVANCE
 from eden_memory.domain.ids import AgentId, SessionId
-from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from tests.application.story import Story, World, make_world
 
 AGENT = AgentMemoryConfig("nova")
@@ -62,6 +62,31 @@ async def test_a_server_pinned_to_a_user_refuses_calls_for_another() -> None:
     assert "refused" in _text(result)
     assert context.is_error
     assert "bob@example.com" not in _text(context)
+
+
+async def test_another_users_session_id_is_refused_by_every_tool() -> None:
+    """A server not pinned to a user: a client naming Bob and Alice's session gets a
+    one-line refusal from each tool, and none of her session's memory."""
+    world = await _world()
+    alices = world.memory.conversation(AGENT, "s-alice", ["alice"])
+    await world.memory.record_messages(alices, world.messages("one more thing"))
+    key = ScopeKey.session("nova", "s-alice")
+    await world.memory.admin.replace_consolidated(key, "Alice plans a surprise", expected_version=0)
+    server = build_server(world.memory, ServerIdentity(AGENT))
+    bob = {"user_id": "bob", "session_id": "s-alice"}
+    async with Client(server) as client:
+        results = [
+            await client.call_tool("get_memory_context", bob),
+            await client.call_tool("search_facts", {"queries": ["email"], **bob}),
+            await client.call_tool("end_session", bob),
+        ]
+        alice = await client.call_tool("get_memory_context", {**bob, "user_id": "alice"})
+    for result in results:
+        assert result.is_error
+        assert "own session id" in _text(result)
+        assert "\n" not in _text(result)
+        assert "surprise" not in _text(result)
+    assert "Alice plans a surprise" in _text(alice)
 
 
 async def test_recording_a_turn_and_ending_the_session_forms_memory() -> None:

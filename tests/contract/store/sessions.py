@@ -9,8 +9,9 @@ import pytest
 
 from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.errors import SessionUsersError
-from eden_memory.domain.ids import SessionId
+from eden_memory.domain.ids import SessionId, UserId
 from eden_memory.domain.models import Role
+from eden_memory.domain.participants import check_reader
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage, SessionStore
 from tests.contract.store.world import (
@@ -106,6 +107,28 @@ class SessionContract(StoreFixtures):
         await sessions.record_messages(profile(S2, (U1, U2)), [], T0)
         state = await sessions.record_messages(profile(S2, (U1,)), messages(1, 1), T0)
         assert (state.profile.user_ids, state.pending_messages) == ((U1,), 1)
+
+    async def test_a_read_checked_on_the_stored_session_refuses_what_a_turn_refuses(
+        self, sessions: SessionStore
+    ) -> None:
+        """The read side of the rule (``check_reader`` over ``get_session``) relies on the
+        stored users and pending count being those the turn's own check reads."""
+        await sessions.record_messages(profile(S1, (U1,)), messages(1, 2), T0)
+        await sessions.record_messages(profile(S2, (U1, U2)), messages(1, 2), T0)
+        u3 = UserId("user-3")
+        for session, given in [(S1, (U2,)), (S1, (U1,)), (S2, (U1,)), (S2, (U2, u3)), (S1, ())]:
+            state = await sessions.get_session(A, session)
+            try:
+                check_reader(state, given)
+                read = True
+            except SessionUsersError:
+                read = False
+            try:
+                await sessions.record_messages(profile(session, given), [], T0)
+                turn = True
+            except SessionUsersError:
+                turn = False
+            assert (session, given, read) == (session, given, turn)
 
     async def test_an_agent_only_session_may_learn_its_user(self, sessions: SessionStore) -> None:
         await sessions.record_messages(profile(users=()), messages(1, 2), T0)

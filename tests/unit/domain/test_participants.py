@@ -1,16 +1,22 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.domain.errors import InvalidInputError, SessionUsersError
-from eden_memory.domain.ids import UserId
+from eden_memory.domain.ids import AgentId, SessionId, UserId
+from eden_memory.domain.models import SessionState
 from eden_memory.domain.participants import (
+    check_caller,
     check_participants,
+    check_reader,
     participants_refusal,
     user_scope_owner,
 )
+from eden_memory.domain.profile import SessionProfile
 from tests.unit.domain.builders import PROPERTY
 
 ALICE, BOB, CAROL = UserId("alice"), UserId("bob"), UserId("carol")
@@ -76,3 +82,55 @@ def test_disjoint_users_are_always_refused(
 def test_the_user_scope_belongs_to_a_session_of_exactly_one_user(given_users: list[UserId]) -> None:
     owner = user_scope_owner(given_users)
     assert (owner is not None) == (len(set(given_users)) == 1)
+
+
+def _session(stored: list[UserId], n: int) -> SessionState:
+    profile = SessionProfile(AgentId("nova"), SessionId("s1"), tuple(stored))
+    return SessionState(profile=profile, pending_messages=n)
+
+
+def _refused(
+    check: Callable[[SessionState, list[UserId]], None], session: SessionState, given: list[UserId]
+) -> bool:
+    try:
+        check(session, given)
+    except SessionUsersError:
+        return True
+    return False
+
+
+def test_another_users_conversation_reads_nothing_of_a_reused_session_id() -> None:
+    with pytest.raises(SessionUsersError, match=r"'s1'.*\['alice'\], not \['bob'\]"):
+        check_reader(_session([ALICE], 0), [BOB])
+    with pytest.raises(SessionUsersError, match="own session id"):
+        check_caller(_session([ALICE], 3), [BOB])
+
+
+def test_a_session_not_recorded_yet_may_be_read_by_anyone() -> None:
+    check_reader(None, [BOB])
+    check_caller(None, [BOB])
+
+
+def test_a_group_member_may_end_the_session_whose_words_it_may_not_read_alone() -> None:
+    group = _session([ALICE, BOB], 2)
+    with pytest.raises(SessionUsersError, match="not formed yet"):
+        check_reader(group, [ALICE])
+    check_caller(group, [ALICE])
+
+
+@PROPERTY
+@given(users, users, pending)
+def test_a_read_is_refused_exactly_when_the_conversations_turn_would_be(
+    stored: list[UserId], given_users: list[UserId], n: int
+) -> None:
+    turn_refused = participants_refusal(stored, given_users, n) is not None
+    assert _refused(check_reader, _session(stored, n), given_users) == turn_refused
+
+
+@PROPERTY
+@given(users, users, pending)
+def test_a_caller_is_refused_exactly_when_the_session_is_another_users(
+    stored: list[UserId], given_users: list[UserId], n: int
+) -> None:
+    another_users = bool(stored and given_users and set(stored).isdisjoint(given_users))
+    assert _refused(check_caller, _session(stored, n), given_users) == another_users
