@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -9,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from eden_memory.adapters.stores.sqlite import open_sqlite
 
 
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -80,9 +83,15 @@ def test_an_error_is_one_clear_line_not_a_traceback(demo_dir: Path) -> None:
 
 
 def test_process_cold_without_a_provider_says_what_to_configure(tmp_path: Path) -> None:
+    asyncio.run(_empty_store(tmp_path / "demo.db"))
     done = _run(tmp_path, "process-cold")
     assert done.returncode == 0
     assert "formed 0 cold session(s)" in done.stdout
+
+
+async def _empty_store(path: Path) -> None:
+    async with await open_sqlite(path):
+        pass
 
 
 def test_calibrate_prints_the_floors_and_measures_a_users_own_pairs(tmp_path: Path) -> None:
