@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from eden_memory.adapters.stores.sqlite import open_sqlite
+from tests.cli.running import empty_store, run_cli
 
 DEFAULT = Path(".eden-memory/memory.db")
 AGENT = "aurora-planner"
@@ -21,19 +19,7 @@ AGENT = "aurora-planner"
 
 def _run(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """The command as a person runs it: no store configured but what ``args`` say."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("EDEN_MEMORY_")}
-    env |= {"EDEN_MEMORY_EMBEDDER": "keyword", "COLUMNS": "200"}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
-    return subprocess.run(
-        [sys.executable, "-m", "eden_memory", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return run_cli(cwd, args, stdin=stdin)
 
 
 @pytest.fixture(scope="module")
@@ -120,15 +106,10 @@ def test_agents_lists_the_agents_that_hold_memory(demo_dir: Path, tmp_path: Path
     listed = _run(demo_dir, "agents")
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.splitlines() == [AGENT]
-    asyncio.run(_empty_store(tmp_path / "empty.db"))
+    asyncio.run(empty_store(tmp_path / "empty.db"))
     empty = _run(tmp_path, "--store", "empty.db", "agents")
     assert (empty.returncode, empty.stdout) == (0, "")
     assert "(no agent holds memory in empty.db)" in empty.stderr
-
-
-async def _empty_store(path: Path) -> None:
-    async with await open_sqlite(path):
-        pass
 
 
 def test_fresh_refuses_a_store_where_other_agents_hold_memory(

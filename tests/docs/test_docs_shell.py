@@ -21,8 +21,8 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.cli.main import app
+from tests.cli.running import empty_store
 from tests.docs.shell_lines import ROOT, is_eden_memory, is_pip_install, snippets
 from tests.installed import user_env, user_site
 
@@ -124,11 +124,6 @@ def test_a_snippet_installs_what_its_commands_need() -> None:
                     assert installed & one_of, f"{snippet.where}: {command} needs one of {one_of}"
 
 
-async def _empty_store(path: Path) -> None:
-    async with await open_sqlite(path):
-        pass
-
-
 def _runs(command: tuple[str, ...]) -> bool:
     path, options = _resolve(command)
     return any(tuple(path + options)[: len(run)] == run for run in RUNS)
@@ -138,7 +133,7 @@ def test_the_offline_commands_run_for_real(tmp_path: Path) -> None:
     """In a folder where a host already keeps its store (the commands that only read or
     maintain one refuse a store that does not exist)."""
     env = user_env(user_site(tmp_path / "site", offline=True), EDEN_MEMORY_EMBEDDER="keyword")
-    asyncio.run(_empty_store(tmp_path / ".eden-memory" / "memory.db"))
+    asyncio.run(empty_store(tmp_path / ".eden-memory" / "memory.db"))
     ran = []
     for where, command in INVOKED:
         if not _runs(command):
