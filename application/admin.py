@@ -28,7 +28,12 @@ from eden_memory.application.lookup import resolve
 from eden_memory.application.maintenance import reembed
 from eden_memory.application.management import Management
 from eden_memory.application.metering import UsageMeter
-from eden_memory.application.owners import OwnerPage, sessions_with_memory, users_with_memory
+from eden_memory.application.owners import (
+    OwnerPage,
+    agents_with_memory,
+    sessions_with_memory,
+    users_with_memory,
+)
 from eden_memory.application.portability import ImportReport, export_agent, import_records
 from eden_memory.application.provenance import Contributions, contributions_of
 from eden_memory.application.reports import Usage
@@ -103,6 +108,11 @@ class Admin(Management):
         settings = conversation.effective(self.settings)
         scopes = conversation.active(settings)
         return await fact_window(self.stores.facts, scopes, shown, settings.facts)
+
+    async def agents_with_memory(self, after: str | None = None, limit: int = 50) -> OwnerPage:
+        """A page of the store's agents that hold memory (facts of any status or notes, in any
+        scope), ascending; ``next_after`` continues it."""
+        return await agents_with_memory(self.stores.facts, self.stores.buffers, after, limit)
 
     async def users_with_memory(
         self, agent_id: str, after: str | None = None, limit: int = 50

@@ -1,8 +1,10 @@
-"""The users and the sessions of an agent that hold memory, a page at a time.
+"""The agents of a store, and the users and the sessions of an agent, that hold memory, a page
+at a time.
 
-A user holds memory with facts of their own (any status) or notes (a blob, reflections); a
-session with notes. The two stores' pages are merged: the first ``limit`` owners after a
-cursor are among the first ``limit + 1`` of each, so a page costs what it shows.
+An agent holds memory with facts (any status) or notes in any scope; a user with facts of their
+own (any status) or notes (a blob, reflections); a session with notes. The two stores' pages
+are merged: the first ``limit`` owners after a cursor are among the first ``limit + 1`` of
+each, so a page costs what it shows.
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ async def users_with_memory(
     cursor, size = _window(after, limit, "user_id")
     with_facts = await facts.fact_users(agent, UserId(cursor) if cursor else None, size + 1)
     with_notes = await buffers.note_owners(agent, Scope.USER, cursor, size + 1)
+    return _page(sorted({*with_facts, *with_notes}), size)
+
+
+async def agents_with_memory(
+    facts: FactStore, buffers: BufferStore, after: object, limit: object
+) -> OwnerPage:
+    cursor, size = _window(after, limit, "agent_id")
+    agent = AgentId(cursor) if cursor else None
+    with_facts = await facts.fact_agents(agent, size + 1)
+    with_notes = await buffers.note_agents(agent, size + 1)
     return _page(sorted({*with_facts, *with_notes}), size)
 
 

@@ -113,6 +113,7 @@ class RecordPlanner:
                 content=content,
                 source_session_id=session_id,
                 source_message_ids=messages,
+                source_user_ids=(key.user_id,) if key.user_id else _sources(_related(doc)),
                 formed_at=formed,
                 created_at=formed,
             )
@@ -128,7 +129,7 @@ class RecordPlanner:
             self.plan.skip(Kind.AGENT_FACT, SESSIONS, v1_id, "missing content")
             return
         session_id, messages, formed = self._provenance(doc, Kind.AGENT_FACT, v1_id)
-        users = tuple(u for u in (source_id(r) for r in _list(doc.get("related_users"))) if u)
+        users = _related(doc)
         try:
             fact = Fact(
                 id=FactId(target_id("fact", self.agent_id, v1_id)),
@@ -137,8 +138,7 @@ class RecordPlanner:
                 agent_id=self.agent_id,
                 source_session_id=session_id,
                 source_message_ids=messages,
-                # v1's "related users" are who was involved: the fact's contributors.
-                contributors=tuple(UserId(u) for u in users if valid_id(u)),
+                source_user_ids=_sources(users),
                 formed_at=formed,
                 created_at=formed,
                 updated_at=updated_time(doc) or formed,
@@ -192,3 +192,16 @@ class RecordPlanner:
 
 def _list(value: object) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else []
+
+
+def _related(doc: V1Doc) -> tuple[str, ...]:
+    """v1's ``related_users`` of a record, as ids (the report keeps them all)."""
+    return tuple(u for u in (source_id(r) for r in _list(doc.get("related_users"))) if u)
+
+
+def _sources(users: Sequence[str]) -> tuple[UserId, ...]:
+    """v1's related users are whose words a shared record (an agent fact or note, a session's
+    note) came from: its source users, every one (contributors too), so that erasure by origin
+    treats it as a record formed here from the same users: it goes with the last of them, and
+    loses each other's id. A user's own note is that user's alone."""
+    return tuple(UserId(u) for u in users if valid_id(u))

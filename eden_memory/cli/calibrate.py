@@ -8,6 +8,7 @@ user's own pairs: a JSON object ``{"questions": [[question, fact], ...], "same_a
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,10 +16,10 @@ from typing import Annotated, Any
 import typer
 
 from eden_memory.application.calibration import Calibrations, measure
-from eden_memory.application.service import MemoryService
 from eden_memory.cli.output import say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.calibration import Calibration
+from eden_memory.factory import open_memory
 
 PairsFile = Annotated[
     Path | None, typer.Option("--pairs", help="JSON file of your own calibration pairs.")
@@ -27,16 +28,20 @@ PairsFile = Annotated[
 
 def calibrate_command(ctx: typer.Context, pairs: PairsFile = None) -> None:
     """Print the similarity floors of the configured embedder, or measure them on your pairs."""
+    # Only the embedder is used: no store is opened (nor created where none is).
+    config = ctx.ensure_object(State).config().model_copy(update={"store": "memory"})
 
-    async def work(memory: MemoryService) -> None:
+    async def work() -> None:
+        async with open_memory(config) as memory:
+            embedder = memory.admin.embedder
         if pairs is None:
-            floors = await Calibrations(memory.admin.embedder).current()
+            floors = await Calibrations(embedder).current()
         else:
             questions, same = _read(pairs)
-            floors = await measure(memory.admin.embedder, questions, same, f"measured on {pairs}")
+            floors = await measure(embedder, questions, same, f"measured on {pairs}")
         _show(floors)
 
-    ctx.ensure_object(State).run(work)
+    asyncio.run(work())
 
 
 def _read(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from eden_memory.application.service import MemoryService
+from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import rows, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.ages import age_label
@@ -64,11 +65,14 @@ def list_facts(
     if status not in STATUSES:
         raise InvalidInputError(f"--status must be active, retired or all, not {status!r}")
     wanted = None if status == "all" else FactStatus(status)
+    state = ctx.ensure_object(State)
 
     async def work(memory: MemoryService) -> None:
         facts = await memory.admin.list_facts(
             agent, user_id=user, scope=scope, status=wanted, limit=limit
         )
+        if not facts:
+            await explain_empty(memory, state, agent)
         if as_json:
             for f in facts:
                 say(f.model_dump_json())
@@ -76,7 +80,7 @@ def list_facts(
         headers = ("id", "scope", "user", "status", "v", "formed", "content")
         rows(headers, _rows(facts, memory), stack=("id", "content"))
 
-    ctx.ensure_object(State).run(work)
+    state.run(work)
 
 
 @app.command()

@@ -107,7 +107,7 @@ def add_facts_command(
         progress.finish()
         return report
 
-    report = ctx.ensure_object(State).run(work)
+    report = ctx.ensure_object(State).run(work, creates=True)
     _print(report, numbers, errors)
     if report.rejected or errors:
         raise typer.Exit(1)

@@ -53,7 +53,7 @@ def mcp_command(
     identity = ServerIdentity(AgentMemoryConfig(agent), user_id=user, session_id=session)
 
     async def serve() -> None:
-        async with state.memory() as memory:
+        async with state.memory(creates=True) as memory:
             server = build_server(memory, identity)
             if transport == "stdio":
                 await server.run_stdio_async()

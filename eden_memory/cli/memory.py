@@ -1,22 +1,23 @@
 """The top-level commands: demo, stats, consolidation, cold sessions, export, import and
 re-embedding; and the registry of every command (``context``, ``search`` and ``users`` are in
-``reading``)."""
+``reading``, ``agents`` in ``agents``, ``erase-user`` in ``erase``)."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from eden_memory.application.service import MemoryService
 from eden_memory.cli import migrate
+from eden_memory.cli.agents import agents, explain_empty
 from eden_memory.cli.calibrate import calibrate_command
 from eden_memory.cli.console import console_command
+from eden_memory.cli.demo import demo
+from eden_memory.cli.erase import erase_user
 from eden_memory.cli.indexes import setup_indexes_command
 from eden_memory.cli.ingest import add_facts_command
 from eden_memory.cli.local_llm import local_llm_command
@@ -33,31 +34,6 @@ OptUser = Annotated[str | None, typer.Option("--user", "-u", help="User id.")]
 OptSession = Annotated[str | None, typer.Option("--session", "-s", help="Session id.")]
 
 
-def demo(
-    ctx: typer.Context,
-    store: Annotated[Path, typer.Option(help="Where the demo keeps its memory.")] = Path(
-        ".eden-memory/demo.db"
-    ),
-    fresh: Annotated[bool, typer.Option(help="Delete the demo's store first.")] = False,
-    llm: Annotated[
-        str,
-        typer.Option(
-            help="scripted (offline answers shipped with the demo), or openai / gemini: the "
-            "configured provider (EDEN_MEMORY_*; `eden-memory local-llm` serves one here)."
-        ),
-    ] = "scripted",
-) -> None:
-    """Run a multi-session conversation through the whole pipeline into a store on disk."""
-    from eden_memory.demo.run import run_demo
-
-    if llm not in ("scripted", "openai", "gemini"):
-        raise typer.BadParameter("--llm must be scripted, openai or gemini")
-    if fresh:
-        for path in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
-            path.unlink(missing_ok=True)
-    asyncio.run(run_demo(store, Console(emoji=False, highlight=False), llm))
-
-
 def stats(
     ctx: typer.Context,
     agent: Agent,
@@ -66,9 +42,12 @@ def stats(
     as_json: Json = False,
 ) -> None:
     """Word counts, buffers, versions and fact counts per scope."""
+    state = ctx.ensure_object(State)
 
     async def work(memory: MemoryService) -> None:
         found = await memory.admin.stats(agent, user, session)
+        if not any(s.consolidated_words or s.buffered_reflections or s.active_facts for s in found):
+            await explain_empty(memory, state, agent)
         headers = (
             "scope",
             "blob words",
@@ -95,7 +74,7 @@ def stats(
         records = [dataclasses.asdict(s) | {"key": s.key.as_text()} for s in found]
         rows(headers, data, as_json, records)
 
-    ctx.ensure_object(State).run(work)
+    state.run(work)
 
 
 def consolidation_status(
@@ -139,6 +118,7 @@ def export(
     """Export one agent's memory as JSON Lines."""
     if output is not None:
         writable_file(output)
+    state = ctx.ensure_object(State)
 
     async def work(memory: MemoryService) -> None:
         progress = Progress("export")
@@ -147,6 +127,8 @@ def export(
             lines.append(line)
             progress.advance(1)
         progress.finish()
+        if len(lines) < 2:  # the header alone
+            await explain_empty(memory, state, agent)
         text = "\n".join(lines) + "\n"
         if output is None:
             sys.stdout.write(text)
@@ -154,7 +136,7 @@ def export(
             output.write_text(text, encoding="utf-8")
             say(f"wrote {len(lines) - 1} records to {output}")
 
-    ctx.ensure_object(State).run(work)
+    state.run(work)
 
 
 def import_(
@@ -189,7 +171,7 @@ def import_(
         progress.finish()
         dumped(dataclasses.asdict(report))
 
-    ctx.ensure_object(State).run(work)
+    ctx.ensure_object(State).run(work, creates=True)
 
 
 def _agent_map(pairs: list[str]) -> dict[str, str]:
@@ -249,6 +231,8 @@ def register(app: typer.Typer) -> None:
     app.command()(context)
     app.command()(search)
     app.command()(users)
+    app.command()(agents)
+    app.command("erase-user")(erase_user)
     app.command()(stats)
     app.command("consolidation-status")(consolidation_status)
     app.command("process-cold")(process_cold)

@@ -176,7 +176,7 @@ def rollback_v1_command(
     state_dir: StateDir = DEFAULT_STATE,
 ) -> None:
     """Remove exactly what one migrate-v1 run wrote; v1 data was never touched."""
-    config = ctx.ensure_object(State).config()
+    config = ctx.ensure_object(State).store_config()
 
     async def work() -> dict[str, Any]:
         async with open_memory(config) as memory:

@@ -15,6 +15,7 @@ import typer
 from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
+from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import complain, notes, rows, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
@@ -33,6 +34,8 @@ def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []
     Standard output is exactly the API's XML (nothing when it is empty); standard error says
     what the recent facts leave out, and what an empty context means."""
 
+    state = ctx.ensure_object(State)
+
     async def work(memory: MemoryService) -> None:
         conv = memory.conversation(AgentMemoryConfig(agent), session, user)
         found = await memory.get_context(conv)
@@ -41,7 +44,7 @@ def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []
         note = (await memory.admin.fact_window(conv, found.facts)).note()
         if note is not None:
             complain(f"{note}: {_search_hint(agent, user)}")
-        elif not found.xml:
+        elif not found.xml and not await explain_empty(memory, state, agent):
             named = ", ".join(f"{k.scope.value} {_owner(k)!r}" for k in found.keys)
             complain(f"(empty: no memory stored for {named or 'this conversation: memory is off'})")
         if not user:
@@ -49,7 +52,7 @@ def context(ctx: typer.Context, agent: Agent, session: Session, user: Users = []
         elif len(user) > 1:
             complain("(a group session: no user's own memory is included)")
 
-    ctx.ensure_object(State).run(work)
+    state.run(work)
 
 
 def _search_hint(agent: str, users: list[str]) -> str:
@@ -74,6 +77,7 @@ def search(
 ) -> None:
     """search_facts, as the agent's tool would run it; what each score means follows the
     table (on stderr when piped)."""
+    state = ctx.ensure_object(State)
 
     async def work(memory: MemoryService) -> None:
         conv = memory.conversation(AgentMemoryConfig(agent), session, user)
@@ -108,6 +112,8 @@ def search(
         rows(headers, data, as_json, records, stack=("id", "content"))
         if found.results and not as_json:
             notes(legend())
+        elif not found.results:
+            await explain_empty(memory, state, agent)
         if found.debug is not None:
             timings = ", ".join(f"{k} {v * 1000:.2f} ms" for k, v in found.debug.seconds.items())
             say(f"timings: {timings}")
@@ -118,7 +124,7 @@ def search(
                 if note:
                     say(f"{step}: {note}")
 
-    ctx.ensure_object(State).run(work)
+    state.run(work)
 
 
 def _num(value: float | None) -> str:
@@ -134,6 +140,7 @@ def users(
     limit: Annotated[int, typer.Option(help="Users per page (1 to 1000).")] = 50,
 ) -> None:
     """The users with memory of their own (facts, a blob or notes), one per line, ascending."""
+    state = ctx.ensure_object(State)
 
     async def work(memory: MemoryService) -> None:
         page = await memory.admin.users_with_memory(agent, after, limit)
@@ -142,7 +149,7 @@ def users(
         if page.next_after is not None:
             more = f"--after {shlex.quote(page.next_after)}"
             complain(f"(more: eden-memory users -a {shlex.quote(agent)} {more})")
-        elif not page.names and after is None:
+        elif not page.names and after is None and not await explain_empty(memory, state, agent):
             complain(f"(no user of agent {agent!r} holds memory)")
 
-    ctx.ensure_object(State).run(work)
+    state.run(work)

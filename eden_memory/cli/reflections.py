@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from eden_memory.application.service import MemoryService
+from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import rows, say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.scopes import ScopeKey
@@ -52,9 +53,12 @@ def list_reflections(
 ) -> None:
     """List reflections, oldest first (all scopes of the agent unless narrowed)."""
     key = scope_key(agent, user, session)
+    state = ctx.ensure_object(State)
 
     async def work(memory: MemoryService) -> None:
         found = await memory.admin.list_reflections(agent, key, include_absorbed=absorbed)
+        if not found:
+            await explain_empty(memory, state, agent)
         data = [
             [
                 r.id,
@@ -69,7 +73,7 @@ def list_reflections(
         headers = ("id", "scope", "owner", "absorbed", "v", "content")
         rows(headers, data, as_json, stack=("id", "content"))
 
-    ctx.ensure_object(State).run(work)
+    state.run(work)
 
 
 @app.command()

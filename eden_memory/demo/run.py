@@ -16,7 +16,8 @@ from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.score_meaning import RELEVANCE, shown
 from eden_memory.application.service import MemoryService
-from eden_memory.config import EdenMemoryConfig
+from eden_memory.config import EdenMemoryConfig, from_environment
+from eden_memory.demo.fresh import start_over
 from eden_memory.demo.real_model import AnsweredBy, describe, provider_llm
 from eden_memory.demo.script import AGENT_ID, QUERIES, SESSIONS, DemoSession, lookup_model
 from eden_memory.domain.models import FactStatus
@@ -29,10 +30,15 @@ AGENT = AgentMemoryConfig(
 )
 
 
-async def run_demo(store_path: Path, console: Console, llm_choice: str = "scripted") -> None:
-    """The story through the pipeline; ``llm_choice`` "scripted", or a configured provider."""
+async def run_demo(
+    store_path: Path, console: Console, llm_choice: str = "scripted", *, fresh: bool = False
+) -> None:
+    """The story through the pipeline; ``llm_choice`` "scripted", or a configured provider;
+    ``fresh``: the store started over first (``demo.fresh``)."""
     config = EdenMemoryConfig(store="embedded", store_path=store_path)
     embedder = build_embedder(config)
+    if fresh:
+        await start_over(config, embedder)
     began = time.monotonic()
     async with AsyncExitStack() as stack:
         if llm_choice == "scripted":
@@ -74,6 +80,18 @@ async def _run(
                 report = await _play(memory, session, session.session_id, at)
                 console.print(_report_table(session, report))
         await _show_memory(memory, console)
+    console.print(_read_it(config.store_path), soft_wrap=True)
+
+
+def _read_it(store_path: Path) -> str:
+    """The commands that read the demo's memory back: its store is the command line's own
+    unless another was named."""
+    named = "" if store_path == from_environment().store_path else f"--store {store_path} "
+    return (
+        f"Read it with `eden-memory {named}context -a {AGENT_ID} -s new -u alice`, "
+        f"`eden-memory {named}search budget -a {AGENT_ID} -u alice` or "
+        f"`eden-memory {named}console --agent {AGENT_ID}`."
+    )
 
 
 def _keyword_note(model: str) -> str:

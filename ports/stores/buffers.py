@@ -71,6 +71,11 @@ class BufferStore(Protocol):
         ``after``, at most ``limit``. Costs what the page holds, not what the store holds."""
         ...
 
+    async def note_agents(self, after: AgentId | None, limit: int) -> list[AgentId]:
+        """A page of the agents that hold a blob or reflections in any scope: ascending, only
+        those after ``after``, at most ``limit``."""
+        ...
+
     async def reflection_ids_starting_with(
         self, agent_id: AgentId, prefix: str, limit: int
     ) -> list[ReflectionId]:

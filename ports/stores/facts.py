@@ -155,6 +155,11 @@ class FactStore(Protocol):
         the store holds (the console's list of users with memory)."""
         ...
 
+    async def fact_agents(self, after: AgentId | None, limit: int) -> list[AgentId]:
+        """A page of the agents that hold facts (any scope, any status): ascending, only those
+        after ``after``, at most ``limit`` (the command line's list of a store's agents)."""
+        ...
+
     async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
         """The ids of this agent's facts (any status) that start with ``prefix``, ascending,
         at most ``limit``: how a person's shortened id is resolved."""

@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli.running import empty_store, run_cli
+
 
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "EDEN_MEMORY_EMBEDDER": "keyword", "COLUMNS": "200"}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])  # this checkout's code
-    env["EDEN_MEMORY_STORE_PATH"] = str(tmp_path / "demo.db")
-    return subprocess.run(
-        [sys.executable, "-m", "eden_memory", *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_cli(tmp_path, args, store=tmp_path / "demo.db")
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +70,7 @@ def test_an_error_is_one_clear_line_not_a_traceback(demo_dir: Path) -> None:
 
 
 def test_process_cold_without_a_provider_says_what_to_configure(tmp_path: Path) -> None:
+    asyncio.run(empty_store(tmp_path / "demo.db"))
     done = _run(tmp_path, "process-cold")
     assert done.returncode == 0
     assert "formed 0 cold session(s)" in done.stdout

@@ -141,10 +141,13 @@ def test_an_empty_context_over_older_facts_says_how_to_find_them(run: Run) -> No
     assert "6 older facts are found by search: eden-memory search QUERY -a nova -u u-1" in err
 
 
-def test_an_empty_context_of_an_empty_store_names_its_scopes(run: Run) -> None:
+def test_an_empty_context_of_an_agent_with_no_memory_names_the_agents_here(
+    run: Run, tmp_path: Path
+) -> None:
     code, err, out = run("context", "-a", "someone-else", "-s", "s1", "-u", "ann")
     assert (code, out) == (0, "")
-    assert err == "(empty: no memory stored for agent 'someone-else', user 'ann', session 's1')\n"
+    store = tmp_path / "memory.db"
+    assert err == f"(agent 'someone-else' holds no memory in {store}; agents here: nova)\n"
 
 
 def test_users_lists_every_user_with_facts_a_page_at_a_time(run: Run) -> None:

@@ -86,6 +86,10 @@ CASES: list[tuple[str, ...]] = [
     ("users", "-a", "nova", "--limit", "0"),
     ("users", "-a", "nova", "--limit", HUGE),
     ("users", "-a", "nova", "--after", "a b"),
+    ("agents", "--limit", "0"),
+    ("agents", "--after", "a b"),
+    ("erase-user", "-a", "nova", "-u", "a b", "--yes"),
+    ("erase-user", "-a", "nova", "-u", "u-1"),  # not a terminal, no --yes: nothing erased
     ("stats", "-a", "nova", "-u", "\x7f"),
     ("consolidation-status", "-a", "x" * 5000),
     ("process-cold", "--limit", HUGE),

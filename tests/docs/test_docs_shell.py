@@ -8,6 +8,7 @@ options that exist (and its ``--help`` works); the offline, cheap ones run for r
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import typer.main
 from typer.testing import CliRunner
 
 from eden_memory.cli.main import app
+from tests.cli.running import empty_store
 from tests.docs.shell_lines import ROOT, is_eden_memory, is_pip_install, snippets
 from tests.installed import user_env, user_site
 
@@ -128,7 +130,10 @@ def _runs(command: tuple[str, ...]) -> bool:
 
 
 def test_the_offline_commands_run_for_real(tmp_path: Path) -> None:
+    """In a folder where a host already keeps its store (the commands that only read or
+    maintain one refuse a store that does not exist)."""
     env = user_env(user_site(tmp_path / "site", offline=True), EDEN_MEMORY_EMBEDDER="keyword")
+    asyncio.run(empty_store(tmp_path / ".eden-memory" / "memory.db"))
     ran = []
     for where, command in INVOKED:
         if not _runs(command):

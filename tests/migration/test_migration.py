@@ -13,6 +13,7 @@ from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import ConsolidatedMemory, Fact, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey
+from eden_memory.factory import open_memory
 from eden_memory.ports.stores import Stores
 from eden_memory.testing import KeywordEmbedder, fail_next, memory_stores
 from tests.migration.helpers import run, snapshot
@@ -75,7 +76,8 @@ async def test_full_migration(source: MongoV1Source, tmp_path: Path) -> None:
     assert budget.source_message_ids == (str(oid(20 + 0x1000)), "m-20")
     neon = facts["Neon themes performed best."]
     assert provenance[neon.id]["related_users"] == [USER_1_ID, "user-2"]
-    assert neon.contributors == (USER_1_ID, "user-2")  # what erasure by origin reads
+    assert neon.source_user_ids == (USER_1_ID, "user-2")  # what erasure by origin reads
+    assert neon.contributors == (USER_1_ID, "user-2")
     assert provenance[neon.id]["shard"] == "Themes"
 
     profiles = await agent_profiles(JsonFileJournal(tmp_path), report.run_id or "")
@@ -305,3 +307,28 @@ async def _facts(store: Stores, agent: AgentId) -> list[Fact]:
 
 
 SHARD_PAUSED = oid(0x503)
+
+
+async def test_erasing_a_migrated_user_erases_what_came_from_them_alone(
+    source: MongoV1Source, tmp_path: Path
+) -> None:
+    """v1's related users are the migrated records' source users: erasure by origin takes a
+    fact or note of one user with them, and keeps one of several users without their id."""
+    embedder = KeywordEmbedder()
+    async with open_memory(store=memory_stores(), embedder=embedder) as memory:
+        stores = memory.admin.stores
+        report = await run(source, stores, tmp_path, active_session_episodes=True)
+        assert report.balanced()
+
+        erased = await memory.admin.erase_user(AGENT_A_ID, USER_1_ID)
+
+        facts = {f.content: f for f in await _facts(stores, A)}
+        assert set(facts) == {"Neon themes performed best."}  # budget, deadline: user 1 alone
+        assert facts["Neon themes performed best."].source_user_ids == ("user-2",)
+        assert facts["Neon themes performed best."].contributors == ("user-2",)
+        assert len(erased.facts_removed) == 2
+        notes = await stores.buffers.list_reflections(A, None, include_absorbed=True)
+        assert {n.content for n in notes} == {"Call me Sam.", "Directive saved without its agent."}
+
+        await memory.admin.erase_user(AGENT_A_ID, "user-2")
+        assert await _facts(stores, A) == []

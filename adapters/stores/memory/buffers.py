@@ -110,6 +110,12 @@ class InMemoryBuffers(StateHolder):
         found = sorted(o for o in owners if after is None or o > after)
         return found[: max(limit, 0)]
 
+    async def note_agents(self, after: AgentId | None, limit: int) -> list[AgentId]:
+        await self._turn()
+        keys = [*self._state.consolidated, *(r.key for r in self._state.reflections.values())]
+        agents = {k.agent_id for k in keys}
+        return sorted(a for a in agents if after is None or a > after)[: max(limit, 0)]
+
     async def reflection_ids_starting_with(
         self, agent_id: AgentId, prefix: str, limit: int
     ) -> list[ReflectionId]:

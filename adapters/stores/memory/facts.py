@@ -160,6 +160,11 @@ class InMemoryFacts(StateHolder):
         }
         return sorted(u for u in users if after is None or u > after)[: max(limit, 0)]
 
+    async def fact_agents(self, after: AgentId | None, limit: int) -> list[AgentId]:
+        await self._turn()
+        agents = {s.fact.agent_id for s in self._state.facts.values()}
+        return sorted(a for a in agents if after is None or a > after)[: max(limit, 0)]
+
     async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
         await self._turn()
         found = [

@@ -163,6 +163,15 @@ class MongoBuffers:
         owners = {str(o) for page in pages for o in page}
         return sorted(owners)[: max(limit, 0)]
 
+    async def note_agents(self, after: AgentId | None, limit: int) -> list[AgentId]:
+        cursor = self.ctx.ids.maybe_owner(after, "agent_id")
+        pages = [
+            await owners_page(gateway, {}, "agent_id", cursor, limit)
+            for gateway in (self.ctx.reflections, self.ctx.consolidated)
+        ]
+        agents = {str(a) for page in pages for a in page}
+        return [AgentId(a) for a in sorted(agents)[: max(limit, 0)]]
+
     async def reflection_ids_starting_with(
         self, agent_id: AgentId, prefix: str, limit: int
     ) -> list[ReflectionId]:

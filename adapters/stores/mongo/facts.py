@@ -187,6 +187,11 @@ class MongoFacts:
         page = await owners_page(self.ctx.facts, found, field, cursor, limit)
         return [UserId(str(u)) for u in page]
 
+    async def fact_agents(self, after: AgentId | None, limit: int) -> list[AgentId]:
+        cursor = self.ctx.ids.maybe_owner(after, "agent_id")
+        page = await owners_page(self.ctx.facts, {}, "agent_id", cursor, limit)
+        return [AgentId(str(a)) for a in page]
+
     async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
         agent = self.ctx.ids.owner(agent_id, "agent_id")
         return [FactId(i) for i in await ids_from(self.ctx.facts, agent, prefix, limit)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 
-from eden_memory.domain.ids import FactId, ReflectionId, SessionId, UserId
+from eden_memory.domain.ids import AgentId, FactId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import ConsolidatedMemory, FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.ports.stores import BufferStore, FactStore
@@ -113,3 +113,21 @@ class OwnerContract(StoreFixtures):
         assert await buffers.reflection_ids_starting_with(A, "r-", 1) == ["r-10"]
         assert await buffers.reflection_ids_starting_with(A, "s", 10) == []
         assert await buffers.reflection_ids_starting_with(B, "r-1", 10) == ["r-12"]
+
+    async def test_agents_with_facts_or_notes_come_a_page_at_a_time_in_order(
+        self, facts: FactStore, buffers: BufferStore, build: Builder
+    ) -> None:
+        agents = [AgentId(a) for a in ("agent-c", "agent-a", "agent-d", "agent-b")]
+        retired = build.fact("retired", agent=agents[0], status=FactStatus.RETIRED)
+        own = build.fact("a user's", agent=agents[1], user=USERS[0])
+        await facts.add_facts([retired, own], [build.axis(0), build.axis(1)])
+        await buffers.add_reflections([build.reflection(ScopeKey.agent(agents[2]), "a note")])
+        await buffers.replace_consolidated(_blob(ScopeKey.user(agents[3], USERS[1])), None)
+
+        async def read(after: str | None, limit: int) -> list[AgentId]:
+            return await facts.fact_agents(AgentId(after) if after else None, limit)
+
+        assert await _pages(read, 1) == [["agent-a"], ["agent-c"]]
+        assert await buffers.note_agents(None, 10) == ["agent-b", "agent-d"]
+        assert await buffers.note_agents(AgentId("agent-b"), 10) == ["agent-d"]
+        assert await facts.fact_agents(None, 0) == []

@@ -187,6 +187,20 @@ class SqliteBuffers:
         return [str(owner) for (owner,) in rows]
 
     @on_reader
+    def note_agents(
+        self, conn: sqlite3.Connection, after: AgentId | None, limit: int
+    ) -> list[AgentId]:
+        where = (after or "", max(limit, 0))
+        rows = conn.execute(  # each side walks an index led by agent_id and stops
+            "SELECT agent_id FROM (SELECT DISTINCT agent_id FROM reflections "
+            "WHERE agent_id > ? ORDER BY agent_id LIMIT ?) "
+            "UNION SELECT agent_id FROM (SELECT DISTINCT agent_id FROM consolidated "
+            "WHERE agent_id > ? ORDER BY agent_id LIMIT ?) ORDER BY agent_id LIMIT ?",
+            (*where, *where, max(limit, 0)),
+        )
+        return [AgentId(agent) for (agent,) in rows]
+
+    @on_reader
     def reflection_ids_starting_with(
         self, conn: sqlite3.Connection, agent_id: AgentId, prefix: str, limit: int
     ) -> list[ReflectionId]:

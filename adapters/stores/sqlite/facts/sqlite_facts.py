@@ -233,6 +233,16 @@ class SqliteFacts:
         return [UserId(owner) for (owner,) in rows]
 
     @on_reader
+    def fact_agents(
+        self, conn: sqlite3.Connection, after: AgentId | None, limit: int
+    ) -> list[AgentId]:
+        rows = conn.execute(  # along facts_partition_seq's leading agent_id
+            "SELECT DISTINCT agent_id FROM facts WHERE agent_id > ? ORDER BY agent_id LIMIT ?",
+            (after or "", max(limit, 0)),
+        )
+        return [AgentId(agent) for (agent,) in rows]
+
+    @on_reader
     def ids_starting_with(
         self, conn: sqlite3.Connection, agent_id: AgentId, prefix: str, limit: int
     ) -> list[FactId]:
