@@ -97,6 +97,7 @@ def outlives_member(message: Message, remaining: Collection[UserId]) -> bool:
     remains pending is each remaining member's alone and can never be filed as theirs wrongly."""
     return user_author(message) in remaining
 
+
 def reader_refusal(session: SessionState | None, users: Sequence[UserId]) -> str | None:
     """Why a conversation of ``users`` may not read ``session`` (None: it may), for a page
     that shows the refusal instead of raising it (``check_reader``)."""
