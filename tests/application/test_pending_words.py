@@ -38,11 +38,14 @@ STORY = Story(
 )
 
 
+Line = tuple[Role, str | None, str]  # who speaks, their author id, what they say
+
+
 async def _world(make_store: StoreMaker) -> World:
     return make_world(STORY, stores=await make_store())
 
 
-def _said(world: World, *lines: tuple[Role, str | None, str]) -> list[Message]:
+def _said(world: World, *lines: Line) -> list[Message]:
     now = world.clock.now()
     return [
         Message(
@@ -58,6 +61,18 @@ def _said(world: World, *lines: tuple[Role, str | None, str]) -> list[Message]:
 
 async def _facts(world: World) -> list[Fact]:
     return await world.memory.admin.list_facts("nova", status=None, limit=100)
+
+
+async def _formed_after(world: World, *turns: tuple[list[str], list[Line]]) -> dict[str, Fact]:
+    """Each turn (its users, its lines) recorded in session s1 a minute apart, then the
+    session formed: the facts by their text."""
+    for users, lines in turns:
+        await world.memory.record_messages(
+            world.memory.conversation("nova", "s1", users), _said(world, *lines)
+        )
+        world.clock.advance(minutes=1)
+    await world.memory.end_session(world.memory.conversation("nova", "s1"))
+    return {f.content: f for f in await _facts(world)}
 
 
 async def _user_memory(world: World, user: str) -> str:
@@ -165,13 +180,11 @@ async def test_words_said_alone_with_no_author_stay_the_speakers_after_another_j
     make_store: StoreMaker,
 ) -> None:
     world = await _world(make_store)
-    alice = world.memory.conversation("nova", "s1", ["alice"])
-    await world.memory.record_messages(alice, _said(world, (Role.USER, None, ALICE_SAYS)))
-    world.clock.advance(minutes=1)
-    group = world.memory.conversation("nova", "s1", ["alice", "bob"])
-    await world.memory.record_messages(group, _said(world, (Role.USER, "bob", BOB_SAYS)))
-    await world.memory.end_session(group)
-    by_text = {f.content: f for f in await _facts(world)}
+    by_text = await _formed_after(
+        world,
+        (["alice"], [(Role.USER, None, ALICE_SAYS)]),
+        (["alice", "bob"], [(Role.USER, "bob", BOB_SAYS)]),
+    )
     assert by_text["plants need water"].source_user_ids == ("alice",)
     assert "plants" not in await _user_memory(world, "bob")
     report = await world.memory.admin.erase_user("nova", "alice")
@@ -187,15 +200,13 @@ async def test_the_agents_reply_is_credited_to_who_heard_it_not_to_who_joined_la
     make_store: StoreMaker,
 ) -> None:
     world = await _world(make_store)
-    alice = world.memory.conversation("nova", "s1", ["alice"])
-    await world.memory.record_messages(
-        alice, _said(world, (Role.USER, "alice", ALICE_SAYS), (Role.AGENT, "nova", AGENT_TO_ALICE))
+    said_to_alice: list[Line] = [
+        (Role.USER, "alice", ALICE_SAYS),
+        (Role.AGENT, "nova", AGENT_TO_ALICE),
+    ]
+    by_text = await _formed_after(
+        world, (["alice"], said_to_alice), (["alice", "bob"], [(Role.USER, "bob", BOB_SAYS)])
     )
-    world.clock.advance(minutes=1)
-    group = world.memory.conversation("nova", "s1", ["alice", "bob"])
-    await world.memory.record_messages(group, _said(world, (Role.USER, "bob", BOB_SAYS)))
-    await world.memory.end_session(group)
-    by_text = {f.content: f for f in await _facts(world)}
     assert by_text["ferns reply"].source_user_ids == ("alice",)
     assert "ferns" not in await _user_memory(world, "bob")
     await world.memory.admin.erase_user("nova", "alice")
@@ -208,13 +219,11 @@ async def test_what_the_agent_said_before_any_user_came_is_credited_to_nobody(
     """The agent's words while the session named nobody quote no user of it: no user is
     their source, not even the one who came after (her erasure need not find them)."""
     world = await _world(make_store)
-    nobody = world.memory.conversation("nova", "s1", [])
-    await world.memory.record_messages(nobody, _said(world, (Role.AGENT, "nova", AGENT_TO_BOB)))
-    world.clock.advance(minutes=1)
-    alice = world.memory.conversation("nova", "s1", ["alice"])
-    await world.memory.record_messages(alice, _said(world, (Role.USER, "alice", ALICE_SAYS)))
-    await world.memory.end_session(alice)
-    by_text = {f.content: f for f in await _facts(world)}
+    by_text = await _formed_after(
+        world,
+        ([], [(Role.AGENT, "nova", AGENT_TO_BOB)]),
+        (["alice"], [(Role.USER, "alice", ALICE_SAYS)]),
+    )
     assert by_text["Zetavirus reply"].source_user_ids == ()
     assert by_text["plants need water"].source_user_ids == ("alice",)
     assert by_text["waters plants on Mondays"].user_id == "alice"
