@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from eden_memory.domain.errors import SessionUsersError
 from eden_memory.domain.ids import UserId
-from eden_memory.domain.models import Message, SessionState
+from eden_memory.domain.models import Message, Role, SessionState
 from eden_memory.domain.models.provenance import user_author
 from eden_memory.domain.scopes import ActiveScopes, Scope
 
@@ -75,11 +75,29 @@ def users_after_turn(stored: Sequence[UserId], given: Sequence[UserId]) -> tuple
 
 def batch_owner(users: Sequence[UserId], messages: Sequence[Message]) -> UserId | None:
     """Whose user memory a batch of pending messages may form: the session's only user, and
-    only when no user message in the batch names another author (words recorded before that
-    user was alone in the session, or by someone the host named)."""
+    only when every message is theirs alone (``said_to_owner``)."""
     owner = user_scope_owner(users)
-    authors = {a for a in map(user_author, messages) if a is not None}
-    return owner if owner is not None and authors <= {owner} else None
+    if owner is None or not all(said_to_owner(m, owner) for m in messages):
+        return None
+    return owner
+
+
+def said_to_owner(message: Message, owner: UserId) -> bool:
+    """Whether ``message`` may form ``owner``'s memory: their own words, or words of no user
+    said to them alone. Not: another author's words, a reply given to a group, or user words
+    with no author said to a group or while the session named nobody (whose, nobody knows).
+    A message stored before stores kept who was present is judged by its author alone."""
+    author = user_author(message)
+    if author is not None or message.present is None:
+        return author in (owner, None)
+    heard = set(message.present)
+    return heard <= {owner} and (bool(heard) or message.role is not Role.USER)
+
+
+def present_to(message: Message, users: Sequence[UserId]) -> Message:
+    """``message`` stamped with who was present when it was recorded: ``users``, the session's
+    users after its turn (checked ids: the profile's)."""
+    return message.model_copy(update={"present": tuple(dict.fromkeys(users))})
 
 
 def formable_scopes(scopes: ActiveScopes, messages: Sequence[Message]) -> ActiveScopes:

@@ -7,7 +7,7 @@ from typing import Self
 
 from pydantic import Field, field_validator, model_validator
 
-from eden_memory.domain.ids import MessageId, check_id
+from eden_memory.domain.ids import MessageId, UserId, check_id
 from eden_memory.domain.models.base import Record, UtcTime
 from eden_memory.domain.text import check_encodable
 
@@ -50,6 +50,9 @@ class Message(Record):
     author_id: str | None = None
     # How the author is called ("Alice Smith"): shown to the extraction model instead of the id.
     author_name: str | None = Field(default=None, max_length=200)
+    # Who was present: the session's users once the turn that brought it was recorded. The
+    # store sets it (a host's value is replaced); None for a message stored before it did.
+    present: tuple[UserId, ...] | None = None
 
     @field_validator("text")
     @classmethod
@@ -70,4 +73,6 @@ class Message(Record):
     @model_validator(mode="after")
     def _ids(self) -> Self:
         check_id(self.id, "message id")
+        for user in self.present or ():
+            check_id(user, "present user id")
         return self

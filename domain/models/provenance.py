@@ -62,23 +62,49 @@ def distinct(values: Iterable[str]) -> tuple[str, ...]:
 def speakers(messages: Sequence[Message], session_users: Sequence[UserId]) -> tuple[UserId, ...]:
     """The users whose words ``messages`` are.
 
-    The authors of its user messages, where the host named them, whoever they are: words
-    recorded before their author left the session, or in a session that named nobody, are
-    still that author's, never the users the session has when they are formed. With no author
-    named (the agent's words cited, or a host that gives none), the session's users: they were
-    all in the conversation, and naming nobody would let the memory escape an erasure of its
-    real source.
+    A user message's user (``user_author``), whoever the session has when it is formed:
+    words recorded before their author left, or in a session that named nobody, stay that
+    author's. Words of no user (the agent's replies, tools' results, a group's words with no
+    author) may quote those who heard them: they are credited to the users present when they
+    were said (``Message.present``), never to one who came later, and to the batch's authors
+    among those when there are some (the agent answers who spoke; crediting the rest would
+    keep an erased speaker's words alive under their names).
     """
-    authors = distinct(a for a in map(user_author, messages) if a is not None)
-    return tuple(UserId(u) for u in authors) or tuple(session_users)
+    credited = [a for a in map(user_author, messages) if a is not None]
+    authors = set(credited)
+    for message in messages:
+        if user_author(message) is None:
+            credited.extend(hearers(message, authors, session_users))
+    return tuple(UserId(u) for u in distinct(credited))
+
+
+def hearers(
+    message: Message, authors: Collection[UserId], session_users: Sequence[UserId]
+) -> tuple[UserId, ...]:
+    """Who words of no user are credited to, beside ``authors`` (``speakers``). A message
+    stored before stores kept who was present is the session's users', when the batch names
+    no author (as it was then)."""
+    if message.present is None:
+        return () if authors else tuple(session_users)
+    return () if any(u in authors for u in message.present) else message.present
 
 
 def user_author(message: Message) -> UserId | None:
-    """The user who wrote ``message``: its author, for a user message whose author is a valid
-    user id (a display name there names no user)."""
-    if message.role is not Role.USER or message.author_id is None:
+    """The user whose words ``message`` are: for a user message, its author when that is a
+    valid user id (a display name names no user), or, with no author given, the one user
+    present when it was said."""
+    if message.role is not Role.USER:
         return None
+    if message.author_id is None:
+        present = message.present or ()
+        return present[0] if len(present) == 1 else None
     try:
         return UserId(check_id(message.author_id))
     except InvalidInputError:
         return None
+
+
+def filed_author(message: Message) -> str | None:
+    """The author a store files ``message`` under, which erasing a user deletes by: the user
+    whose words it is (``user_author``), else the author the host gave."""
+    return user_author(message) or message.author_id

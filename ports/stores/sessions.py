@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Message, Reflection, SessionState
+from eden_memory.domain.participants import present_to
 from eden_memory.domain.profile import SessionProfile
 
 
@@ -16,6 +17,10 @@ from eden_memory.domain.profile import SessionProfile
 class PendingMessage:
     message: Message
     weighted_tokens: float
+
+    def heard_by(self, users: Sequence[UserId]) -> PendingMessage:
+        """The message stamped with who was present when it was recorded (``present_to``)."""
+        return replace(self, message=present_to(self.message, users))
 
 
 class SessionStore(Protocol):
@@ -30,7 +35,10 @@ class SessionStore(Protocol):
     ) -> SessionState:
         """Append messages to the session's pending work and refresh its profile.
 
-        A message id already recorded for the session is ignored (safe to retry a turn).
+        Each new message is stored stamped with the session's users after this turn
+        (``PendingMessage.heard_by``): who was present when it was said, which formation
+        credits it to. A message id already recorded for the session is ignored (safe to
+        retry a turn), its stamp kept.
         Creates the session on first use; sets ``last_activity_at`` to ``now``.
         """
         ...
@@ -105,7 +113,9 @@ class SessionStore(Protocol):
         ...
 
     async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int:
-        """Remove one author's messages from every session of the agent; they are never formed."""
+        """Remove one author's messages from every session of the agent, formed or not: those
+        it is filed under (``domain.models.provenance.filed_author``), so a user's words with
+        no author said with no other user present go too."""
         ...
 
     async def drop_pending_context(

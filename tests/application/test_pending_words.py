@@ -21,12 +21,14 @@ from tests.application.story import Story, World, make_world
 ALICE_SAYS = "I water the plants on Mondays"
 BOB_SAYS = "my diagnosis is Zetavirus"
 AGENT_TO_BOB = "Sorry to hear about the Zetavirus, bob"
+AGENT_TO_ALICE = "Noted: the ferns get water on Mondays"
 
 STORY = Story(
     facts={
         ALICE_SAYS: [("waters plants on Mondays", "user"), ("plants need water", "agent")],
         BOB_SAYS: [("has Zetavirus", "user"), ("Zetavirus is going around", "agent")],
         AGENT_TO_BOB: [("Zetavirus sympathy", "user"), ("Zetavirus reply", "agent")],
+        AGENT_TO_ALICE: [("ferns on Mondays", "user"), ("ferns reply", "agent")],
     },
     notes={
         BOB_SAYS: [("user", "worried about Zetavirus")],
@@ -36,11 +38,14 @@ STORY = Story(
 )
 
 
+Line = tuple[Role, str | None, str]  # who speaks, their author id, what they say
+
+
 async def _world(make_store: StoreMaker) -> World:
     return make_world(STORY, stores=await make_store())
 
 
-def _said(world: World, *lines: tuple[Role, str | None, str]) -> list[Message]:
+def _said(world: World, *lines: Line) -> list[Message]:
     now = world.clock.now()
     return [
         Message(
@@ -56,6 +61,18 @@ def _said(world: World, *lines: tuple[Role, str | None, str]) -> list[Message]:
 
 async def _facts(world: World) -> list[Fact]:
     return await world.memory.admin.list_facts("nova", status=None, limit=100)
+
+
+async def _formed_after(world: World, *turns: tuple[list[str], list[Line]]) -> dict[str, Fact]:
+    """Each turn (its users, its lines) recorded in session s1 a minute apart, then the
+    session formed: the facts by their text."""
+    for users, lines in turns:
+        await world.memory.record_messages(
+            world.memory.conversation("nova", "s1", users), _said(world, *lines)
+        )
+        world.clock.advance(minutes=1)
+    await world.memory.end_session(world.memory.conversation("nova", "s1"))
+    return {f.content: f for f in await _facts(world)}
 
 
 async def _user_memory(world: World, user: str) -> str:
@@ -143,16 +160,70 @@ async def test_a_member_who_left_keeps_their_pending_words(make_store: StoreMake
 
 
 @pytest.mark.parametrize("author", ["bob", None])
-async def test_words_another_user_wrote_never_form_the_sole_users_memory(
+async def test_words_said_before_a_user_joined_never_form_that_users_memory(
     make_store: StoreMaker, author: str | None
 ) -> None:
-    """A session of nobody learns its user (the agent's greeting is hers to form), but the
-    words a named author wrote there stay out of that user's memory."""
+    """A session of nobody learns its user, but words said there before she came, by a
+    named author or by nobody named, stay out of her memory and her provenance."""
     world = await _world(make_store)
     nobody = world.memory.conversation("nova", "s1", [])
     await world.memory.record_messages(nobody, _said(world, (Role.USER, author, BOB_SAYS)))
     alice = world.memory.conversation("nova", "s1", ["alice"])
     await world.memory.start_session(alice)
     await world.memory.end_session(alice)
-    mine = await _user_memory(world, "alice")
-    assert ("Zetavirus" in mine) == (author is None)
+    assert "Zetavirus" not in await _user_memory(world, "alice")
+    by_text = {f.content: f for f in await _facts(world)}
+    assert "alice" not in by_text["Zetavirus is going around"].source_user_ids
+
+
+async def test_words_said_alone_with_no_author_stay_the_speakers_after_another_joins(
+    make_store: StoreMaker,
+) -> None:
+    world = await _world(make_store)
+    by_text = await _formed_after(
+        world,
+        (["alice"], [(Role.USER, None, ALICE_SAYS)]),
+        (["alice", "bob"], [(Role.USER, "bob", BOB_SAYS)]),
+    )
+    assert by_text["plants need water"].source_user_ids == ("alice",)
+    assert "plants" not in await _user_memory(world, "bob")
+    report = await world.memory.admin.erase_user("nova", "alice")
+    assert report.messages_in_group_sessions == 1  # her words, formed, go with her
+    assert "plants" not in "\n".join(f.content for f in await _facts(world))
+    notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
+    assert not [n for n in notes if "plants" in n.content]
+    for fact in await _facts(world):
+        assert "alice" not in fact.source_user_ids, fact
+
+
+async def test_the_agents_reply_is_credited_to_who_heard_it_not_to_who_joined_later(
+    make_store: StoreMaker,
+) -> None:
+    world = await _world(make_store)
+    said_to_alice: list[Line] = [
+        (Role.USER, "alice", ALICE_SAYS),
+        (Role.AGENT, "nova", AGENT_TO_ALICE),
+    ]
+    by_text = await _formed_after(
+        world, (["alice"], said_to_alice), (["alice", "bob"], [(Role.USER, "bob", BOB_SAYS)])
+    )
+    assert by_text["ferns reply"].source_user_ids == ("alice",)
+    assert "ferns" not in await _user_memory(world, "bob")
+    await world.memory.admin.erase_user("nova", "alice")
+    assert "ferns" not in "\n".join(f.content for f in await _facts(world))
+
+
+async def test_what_the_agent_said_before_any_user_came_is_credited_to_nobody(
+    make_store: StoreMaker,
+) -> None:
+    """The agent's words while the session named nobody quote no user of it: no user is
+    their source, not even the one who came after (her erasure need not find them)."""
+    world = await _world(make_store)
+    by_text = await _formed_after(
+        world,
+        ([], [(Role.AGENT, "nova", AGENT_TO_BOB)]),
+        (["alice"], [(Role.USER, "alice", ALICE_SAYS)]),
+    )
+    assert by_text["Zetavirus reply"].source_user_ids == ()
+    assert by_text["plants need water"].source_user_ids == ("alice",)
+    assert by_text["waters plants on Mondays"].user_id == "alice"

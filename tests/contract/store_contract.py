@@ -28,6 +28,7 @@ from tests.contract.store.fact_changes import FactChangeContract
 from tests.contract.store.facts import FactContract
 from tests.contract.store.keyword_changes import KeywordChangeContract
 from tests.contract.store.owners import OwnerContract
+from tests.contract.store.presence import PresenceContract
 from tests.contract.store.reflections import ConsolidationContract, ReflectionContract
 from tests.contract.store.revisions import RevisionContract
 from tests.contract.store.search import SearchContract
@@ -47,6 +48,7 @@ class StoreContract(
     ReflectionContract,
     ConsolidationContract,
     SessionContract,
+    PresenceContract,
     ClaimContract,
     ClaimRetryContract,
     RevisionContract,

@@ -10,6 +10,7 @@ from eden_memory.adapters.stores.memory.state import StateHolder, StoredMessage,
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Claim, Reflection, SessionState
+from eden_memory.domain.models.provenance import filed_author
 from eden_memory.domain.participants import (
     check_participants,
     outlives_member,
@@ -42,8 +43,9 @@ class InMemorySessions(StateHolder):
         for pending in messages:
             if pending.message.id not in entry.messages:
                 seq = next(self._state.sequence)
+                heard = pending.heard_by(profile.user_ids)
                 entry.messages[pending.message.id] = StoredMessage(
-                    pending.message, pending.weighted_tokens, seq
+                    heard.message, heard.weighted_tokens, seq
                 )
         refreshed = entry.state.evolve(profile=profile, last_activity_at=now)
         entry.state = entry.with_pending_counts(refreshed)
@@ -175,7 +177,7 @@ class InMemorySessions(StateHolder):
         for (agent, _), entry in self._state.sessions.items():
             if agent != agent_id:
                 continue
-            doomed = [i for i, m in entry.messages.items() if m.message.author_id == author_id]
+            doomed = [i for i, m in entry.messages.items() if filed_author(m.message) == author_id]
             for message_id in doomed:
                 del entry.messages[message_id]
             if doomed:

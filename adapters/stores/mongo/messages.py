@@ -18,11 +18,11 @@ from eden_memory.adapters.stores.mongo.codec import (
     time_update,
 )
 from eden_memory.adapters.stores.mongo.compat import Document
-from eden_memory.domain.models import Message
+from eden_memory.domain.models import Message, Role
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
-MESSAGE_FIELDS = ("role", "text", "sent_at", "author_id", "author_name")
+MESSAGE_FIELDS = ("role", "text", "sent_at", "author_id", "author_name", "present")
 
 
 def session_key(ids: IdCodec, agent_id: object, session: object) -> str:
@@ -89,3 +89,9 @@ def message_from_document(document: Document) -> Message:
     data: dict[str, Any] = decode_document(document)
     fields = {name: data.get(name) for name in MESSAGE_FIELDS}
     return Message.model_validate({"id": data["message_id"], **fields})
+
+
+def said_alone_by(user: str) -> Document:
+    """A user's words with no author, said with no other user present: filed under that user
+    (``filed_author``), though the document keeps the author the host gave (none)."""
+    return {"author_id": None, "role": Role.USER.value, "present": [user]}

@@ -22,6 +22,7 @@ from eden_memory.adapters.stores.mongo.messages import (
     message_document,
     owner_filter,
     profile_update,
+    said_alone_by,
     session_filter,
 )
 from eden_memory.domain.errors import InvalidInputError, StoreError
@@ -103,7 +104,8 @@ class MongoSessions:
             if state is None:  # pragma: no cover - an upsert always returns the document
                 raise StoreError(f"session {chosen['_id']} could not be recorded")
             first = int(state["next_seq"]) - len(messages)
-            writes = [message_document(ids, profile, m, first + i) for i, m in enumerate(messages)]
+            heard = [m.heard_by(given.user_ids) for m in messages]
+            writes = [message_document(ids, profile, m, first + i) for i, m in enumerate(heard)]
             new = await self.ctx.messages.insert_missing(writes, MESSAGE_SHARD_KEY, session=session)
             if not new:
                 return state
@@ -217,7 +219,10 @@ class MongoSessions:
     async def delete_messages_by_author(self, agent_id: AgentId, author_id: str) -> int:
         if not isinstance(author_id, str) or not author_id:
             raise InvalidInputError("author_id must be a non-empty string")
-        query = {"agent_id": self.ctx.ids.owner(agent_id, "agent_id"), "author_id": author_id}
+        query = {
+            "agent_id": self.ctx.ids.owner(agent_id, "agent_id"),
+            "$or": [{"author_id": author_id}, said_alone_by(author_id)],
+        }
 
         async def work(session: Any) -> int:
             pending = await self.ctx.messages.find(

@@ -31,7 +31,7 @@ from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.adapters.stores.sqlite.vectors.log_builds import build
 from eden_memory.domain.errors import ConfigurationError, StoreError
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
@@ -132,6 +132,16 @@ def _keep_contexts(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _keep_who_was_present(conn: sqlite3.Connection) -> None:
+    """Version 13 stamps each message, in its document, with the users present when it was
+    recorded (``Message.present``), and files a user's words with no author under that user
+    when they were alone (the ``author_id`` column). Nothing is rewritten: a message recorded
+    before has no stamp and is credited as it was then (the session's users at formation).
+    The version is what changes: a previous release, which refuses a document with a field
+    it does not know, refuses the file as a newer one instead of failing on its messages."""
+    del conn
+
+
 # MIGRATIONS[v] upgrades a version-v file to v + 1; a new file is made at version 1 and
 # upgraded like any other.
 MIGRATIONS: Mapping[int, Migration] = {
@@ -146,6 +156,7 @@ MIGRATIONS: Mapping[int, Migration] = {
     9: partition_keyword_index,  # a search reads only the visible partitions' entries
     10: _vectors_in_rows,
     11: _keep_contexts,
+    12: _keep_who_was_present,
 }
 
 

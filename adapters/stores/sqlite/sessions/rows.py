@@ -16,6 +16,7 @@ from eden_memory.adapters.stores.sqlite.codec import from_us, to_us
 from eden_memory.adapters.stores.sqlite.decoding import decoding
 from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.models import SessionState
+from eden_memory.domain.models.provenance import filed_author
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.ports.stores import PendingMessage
 
@@ -99,12 +100,13 @@ def profile_doc(profile: SessionProfile, **changed: object) -> str:
 def message_rows(
     ids: tuple[str, str], messages: Sequence[PendingMessage]
 ) -> list[tuple[object, ...]]:
-    """The parameters that insert ``messages`` into the session ``ids``."""
+    """The parameters that insert ``messages`` into the session ``ids``; the author column is
+    the one erasure deletes by (``filed_author``)."""
     return [
         (
             *ids,
             p.message.id,
-            p.message.author_id,
+            filed_author(p.message),
             to_us(p.message.sent_at),
             p.weighted_tokens,
             p.message.model_dump_json(),

@@ -78,7 +78,7 @@ class SqliteSessions:
                 "INSERT INTO messages (agent_id, session_id, message_id, author_id, sent_us, "
                 "weighted_tokens, doc) VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (agent_id, session_id, message_id) DO NOTHING",
-                message_rows(ids, messages),
+                message_rows(ids, [p.heard_by(profile.user_ids) for p in messages]),
             )
             recount_pending(conn, *ids)
             state = read_state(conn, *ids)
