@@ -49,7 +49,13 @@ from eden_memory.domain.ranking import (
     merge_queries,
     single,
 )
-from eden_memory.domain.relevance import answerable, hit_relevance
+from eden_memory.domain.relevance import (
+    Backdrop,
+    answerable,
+    hit_relevance,
+    names_asked,
+    names_held,
+)
 from eden_memory.domain.reranking import RerankBy
 from eden_memory.domain.scopes import ActiveScopes, FactVisibility
 from eden_memory.domain.settings import SearchSettings
@@ -165,7 +171,9 @@ class FactSearch:
         lists = [c.hits for c in context]
         reranked = await self._reranked(queries[:given], lists, given, facts, k, scopes, now)
         kept = reranked.hits
-        relevances = await self._relevances(kept, lists[:given], vectors[:given])
+        seen = [d.semantic for d, _ in per_query[:given]]
+        named = await self._names_held(queries[:given], scopes.visibility)
+        relevances = await self._relevances(kept, lists[:given], vectors[:given], seen, named)
         seconds["read_facts"] = time.perf_counter() - started
         results = [
             SearchResult(
@@ -253,11 +261,15 @@ class FactSearch:
         kept: Sequence[FusedHit],
         own: Sequence[Sequence[FusedHit]],
         vectors: Sequence[list[float] | None],
+        seen: Sequence[Sequence[tuple[str, float]]],
+        named: float,
     ) -> list[float | None]:
         """Each hit's relevance to the caller's queries (``own``: their lists; ``vectors``:
-        their embeddings): an added query's closeness is not evidence that a fact is
+        their embeddings; ``seen``: their semantic candidates; ``named``: the share of their
+        names the store holds): an added query's closeness is not evidence that a fact is
         relevant to what was asked. A hit no semantic ranking of theirs scored gets its
-        cosine with their closest query."""
+        cosine with their closest query. Where a hit stands out is read against the
+        candidates of the query it is closest to (the first query's, for such a hit)."""
         scale = (await self.calibrations.current()).scale
         semantic: dict[str, float | None] = {}
         coverage: dict[str, float | None] = {}
@@ -272,7 +284,28 @@ class FactSearch:
                     coverage[h.id] = max(h.keyword_coverage, coverage.get(h.id) or 0.0)
         missing = [FactId(h.id) for h in kept if semantic.get(h.id) is None]
         semantic |= await self._cosines(missing, vectors)
-        return [hit_relevance(scale, semantic.get(h.id), coverage.get(h.id)) for h in kept]
+        backdrops = _backdrops(seen, wanted)
+        first = backdrops[""]
+        return [
+            hit_relevance(
+                scale,
+                semantic.get(h.id),
+                coverage.get(h.id),
+                backdrops.get(h.id, first),
+                named,
+            )
+            for h in kept
+        ]
+
+    async def _names_held(self, queries: Sequence[str], visibility: FactVisibility) -> float:
+        """The share of the names ``queries`` ask about that some visible fact holds."""
+        asked = names_asked(queries)
+        if not asked:
+            return 1.0
+        found = await asyncio.gather(
+            *(self.ranking.keyword_ranking(name, visibility, 1) for name in asked)
+        )
+        return names_held(len(asked), sum(1 for hits in found if hits))
 
     async def _cosines(
         self, ids: Sequence[FactId], vectors: Sequence[list[float] | None]
@@ -399,6 +432,20 @@ class FactSearch:
         text = self.ranking.text_score_threshold if s.text_threshold is None else s.text_threshold
         fused = s.rrf_threshold if s.fusion is Fusion.RRF else s.score_threshold
         return FusionRule(s.fusion, weights, s.rrf_k, semantic, text, fused)
+
+
+def _backdrops(
+    seen: Sequence[Sequence[tuple[str, float]]], wanted: set[str]
+) -> dict[str, Backdrop | None]:
+    """For each of ``wanted`` some query's candidates hold, the backdrop of the query that
+    scored it highest; under the key "" the first query's (for hits none of them holds)."""
+    drops = [Backdrop.of([score for _, score in hits]) for hits in seen]
+    best: dict[str, tuple[float, Backdrop | None]] = {}
+    for hits, drop in zip(seen, drops, strict=True):
+        for fact, score in hits:
+            if fact in wanted and score > best.get(fact, (-2.0, None))[0]:
+                best[fact] = (score, drop)
+    return {"": drops[0] if drops else None} | {f: d for f, (_, d) in best.items()}
 
 
 def _describe(rule: FusionRule) -> str:
