@@ -27,8 +27,9 @@ class Meaning:
 RELEVANCE = Meaning(
     "relevance",
     "0-1, how likely the fact is about the query, the same scale for every embedder: 0.5 and "
-    "over = closer than 95% of unrelated text, or holding half the query's keyword weight; "
-    "a search whose best hit is under 0.5 returns nothing; - = not known",
+    "over = standing out from the other facts searched and closer than most unrelated text, "
+    "or holding half the query's keyword weight; a search whose best hit is under 0.5 "
+    "returns nothing; - = not known",
 )
 COSINE = Meaning("cosine", "the semantic retriever's raw score: cosine similarity, -1 to 1")
 BM25 = Meaning("bm25", "the keyword retriever's raw score: BM25, 0 and up, unbounded")
