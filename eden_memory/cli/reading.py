@@ -17,6 +17,7 @@ from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.output import complain, notes, rows, say
 from eden_memory.cli.runtime import State
+from eden_memory.cli.search_output import explain
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 
 Json = Annotated[bool, typer.Option("--json", help="JSON (one object per line for tables).")]
@@ -73,7 +74,7 @@ def search(
     as_json: Json = False,
 ) -> None:
     """search_facts, as the agent's tool would run it; what each score means follows the
-    table (on stderr when piped)."""
+    table (on stderr when piped), and an empty table says why."""
 
     async def work(memory: MemoryService) -> None:
         conv = memory.conversation(AgentMemoryConfig(agent), session, user)
@@ -108,15 +109,7 @@ def search(
         rows(headers, data, as_json, records, stack=("id", "content"))
         if found.results and not as_json:
             notes(legend())
-        if found.debug is not None:
-            timings = ", ".join(f"{k} {v * 1000:.2f} ms" for k, v in found.debug.seconds.items())
-            say(f"timings: {timings}")
-            for step, note in (
-                ("expansion", found.debug.expansion),
-                ("rerank", found.debug.rerank),
-            ):
-                if note:
-                    say(f"{step}: {note}")
+        explain(found, agent, as_json)
 
     ctx.ensure_object(State).run(work)
 
