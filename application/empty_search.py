@@ -21,8 +21,8 @@ async def why_empty(facts: FactStore, scopes: ActiveScopes, abstained: int) -> W
     """Why a search of ``scopes`` that held back ``abstained`` hits returned nothing."""
     if abstained:
         return WhyEmpty.UNDER_LINE
-    keys = [k for k in scopes.keys() if k.scope in scopes.fact_scopes]
-    visible = await asyncio.gather(*(facts.count_facts(k) for k in keys))
+    keys = [scopes.key(scope) for scope in scopes.fact_scopes]
+    visible = await asyncio.gather(*(facts.count_facts(key) for key in keys))
     if any(visible):
         return WhyEmpty.NO_MATCH
     agent = scopes.agent_id

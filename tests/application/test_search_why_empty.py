@@ -92,7 +92,9 @@ def test_each_reason_reads_as_its_own_line() -> None:
     )
     assert reason(held) == "best relevance 0.4200 under the line 0.5"
     unmatched = SearchResponse([], None, 0, None, 0.5, WhyEmpty.NO_MATCH)
-    assert nothing_found(unmatched) == "nothing matched: no visible fact passed the retrievers' floors"
+    assert nothing_found(unmatched) == (
+        "nothing matched: no visible fact passed the retrievers' floors"
+    )
     assert nothing_found(SearchResponse([], why_empty=WhyEmpty.NO_FACTS)) == (
         "this agent holds no facts"
     )

@@ -206,9 +206,7 @@ def test_debug_json_prints_json_lines_only_with_the_hits_held_back(run: Run) -> 
     empty, debug = (json.loads(line) for line in out.splitlines())
     assert empty["empty"]["why"] == "under_line"
     assert debug["debug"]["line"] == 0.5
-    assert [h["content"] for h in debug["debug"]["under_line"]] == [
-        "The blue teapot is on shelf 1"
-    ]
+    assert [h["content"] for h in debug["debug"]["under_line"]] == ["The blue teapot is on shelf 1"]
     assert {"embed_queries", "retrieve_and_fuse"} <= set(debug["debug"]["seconds"])
 
 

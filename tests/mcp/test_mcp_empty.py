@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mcp import Client
 
 from eden_memory.adapters.mcp.identity import ServerIdentity
@@ -11,10 +13,10 @@ from tests.application.story import World, make_world
 from tests.application.test_search import _world
 from tests.mcp.test_mcp_server import _text
 
-QUESTION = {"query": ["Which dentist does Carla see?"]}
+QUESTION: dict[str, Any] = {"query": ["Which dentist does Carla see?"]}
 
 
-async def _answer(world: World, args: dict[str, object]) -> str:
+async def _answer(world: World, args: dict[str, Any]) -> str:
     server = build_server(world.memory, ServerIdentity(AgentMemoryConfig("nova"), "alice"))
     async with Client(server) as client:
         reply = await client.call_tool("search_facts", args)

@@ -5,6 +5,8 @@ every provider's reply format."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,8 @@ from eden_memory.domain.scopes import AgentMemoryConfig
 from tests.application.story import make_world
 from tests.application.test_search import _world
 
-UNSTORED = {"name": "search_facts", "arguments": {"query": ["Which dentist does Carla see?"]}}
+QUESTION = ["Which dentist does Carla see?"]
+UNSTORED: dict[str, Any] = {"name": "search_facts", "arguments": {"query": QUESTION}}
 HELD_BACK = re.compile(
     r'^No facts found for "Which dentist does Carla see\?": nothing stored about this '
     r"\(best relevance 0\.\d{4} under the line 0\.5\)\.$"
@@ -46,7 +49,7 @@ async def test_a_search_with_results_reads_as_before() -> None:
 
 async def test_a_debug_answer_lists_the_hits_held_back_with_their_relevance() -> None:
     world, conv = await _world()
-    call = {"name": "search_facts", "arguments": {**UNSTORED["arguments"], "debug": True}}
+    call = {"name": "search_facts", "arguments": {"query": QUESTION, "debug": True}}
     text = await SearchFactsHandler(world.memory, conv)(call)
     first, rest = text.split("\n", 1)
     assert HELD_BACK.match(first), first
@@ -66,11 +69,11 @@ async def test_a_debug_answer_lists_the_hits_held_back_with_their_relevance() ->
     ],
 )
 async def test_every_reply_format_carries_the_reason_as_an_answer_not_an_error(
-    shape: object, read: object
+    shape: Callable[[ToolReply], dict[str, Any]], read: Callable[[dict[str, Any]], str]
 ) -> None:
     world, conv = await _world()
     reply = await SearchFactsHandler(world.memory, conv).handle(UNSTORED)
     assert not reply.is_error
-    message = shape(reply)  # type: ignore[operator]
-    assert HELD_BACK.match(read(message)), message  # type: ignore[operator]
+    message = shape(reply)
+    assert HELD_BACK.match(read(message)), message
     assert "is_error" not in message
