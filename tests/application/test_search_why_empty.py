@@ -3,10 +3,17 @@ facts visible but none matching, none visible to this user and agent, or none at
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
 from eden_memory.application.empty_search import nothing_found, reason, stored_nothing
 from eden_memory.application.search import SearchMode
 from eden_memory.application.search_shapes import SearchResponse, WhyEmpty
 from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.ports.stores import Stores
+from tests.application.stores import STORES, stores_of_kind
 from tests.application.story import Story, make_world
 from tests.application.test_search import _world
 
@@ -72,9 +79,18 @@ async def test_an_agent_holding_nothing_says_so() -> None:
     assert not stored_nothing(found)
 
 
-async def test_another_users_facts_are_not_visible_and_the_answer_says_so() -> None:
+@pytest.fixture(params=STORES)
+async def stores(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Stores]:
+    made = await stores_of_kind(request.param, tmp_path)
+    yield made
+    await made.close()
+
+
+async def test_another_users_facts_are_not_visible_and_the_answer_says_so(stores: Stores) -> None:
     facts = {"my email is alice@example.com": [("Alice's email is alice@example.com", "user")]}
-    world = make_world(Story(facts=facts))
+    world = make_world(Story(facts=facts), stores=stores)
+    nobody = world.memory.conversation(AgentMemoryConfig("nova"), "s0", ["bob"])
+    assert (await world.memory.search_facts(nobody, ["email"])).why_empty is WhyEmpty.NO_FACTS
     alice = world.memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     await world.memory.record_messages(alice, world.messages(*facts))
     await world.memory.end_session(alice)
@@ -83,6 +99,8 @@ async def test_another_users_facts_are_not_visible_and_the_answer_says_so() -> N
     assert (found.results, found.why_empty) == ([], WhyEmpty.NOT_VISIBLE)
     assert nothing_found(found) == "no fact visible to this user and agent"
     assert (await world.memory.search_facts(alice, ["email"])).results  # alice still finds it
+    unmatched = await world.memory.search_facts(alice, ["zebra"], mode=SearchMode.KEYWORD)
+    assert unmatched.why_empty is WhyEmpty.NO_MATCH
 
 
 def test_each_reason_reads_as_its_own_line() -> None:
