@@ -20,6 +20,7 @@ from datetime import datetime
 
 from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import embed
+from eden_memory.application.empty_search import why_empty
 from eden_memory.application.expansion import Expanded, QueryExpander
 from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
@@ -187,9 +188,10 @@ class FactSearch:
             for h, r in zip(kept, relevances, strict=True)
         ]
         line = self.settings.abstain_below if thresholds else 0.0
-        abstained = 0
+        held: list[SearchResult] = []
         if results and line > 0 and not answerable(relevances, line):
-            abstained, results = len(results), []
+            held, results = results, []
+        abstained = len(held)
         span.set("eden_memory.search.abstained", abstained)
         if self.settings.newer_first and len(results) > 1:
             started = time.perf_counter()
@@ -202,8 +204,12 @@ class FactSearch:
             seconds["access_tracking"] = time.perf_counter() - started
         else:
             self.track(found, self.clock.now())
+        known = [r for r in relevances if r is not None]
+        why = None if results else await why_empty(self.facts, scopes, abstained)
+        span.set("eden_memory.search.why_empty", "" if why is None else why.value)
+        answer = SearchResponse(results, None, abstained, max(known, default=None), line, why)
         if not debug:
-            return SearchResponse(results)
+            return answer
         limits = {
             "semantic": rule.semantic_threshold,
             "text": rule.text_threshold,
@@ -223,9 +229,9 @@ class FactSearch:
         info.seconds = seconds
         info.abstained = abstained
         info.rerank = reranked.note
-        known = [r for r in relevances if r is not None]
-        info.best_relevance = max(known) if known else None
-        return SearchResponse(results, info)
+        info.best_relevance = answer.best_relevance
+        info.under_line = held
+        return replace(answer, debug=info)
 
     async def _reranked(
         self,

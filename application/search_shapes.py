@@ -46,6 +46,15 @@ class SearchResult:
     rerank_score: float | None = None
 
 
+class WhyEmpty(StrEnum):
+    """Why a search returned nothing, from the most to the least found."""
+
+    UNDER_LINE = "under_line"  # hits found, every one under the relevance line: abstained
+    NO_MATCH = "no_match"  # facts visible, none passed a retriever's floor
+    NOT_VISIBLE = "not_visible"  # the agent holds facts, none visible to this user and agent
+    NO_FACTS = "no_facts"  # the agent holds no facts at all
+
+
 @dataclass(frozen=True)
 class QueryDebug:
     query: str
@@ -67,14 +76,26 @@ class SearchDebug:
     # Hits found but none relevant: how many, and the best one's relevance (else None).
     abstained: int = 0
     best_relevance: float | None = None
+    # The hits an abstaining search held back, best first, with their relevance.
+    under_line: list[SearchResult] = field(default_factory=list)
     rerank: str = ""  # who reranked and how many candidates, or why the fused order stayed
     expansion: str = ""  # who added queries and how many, or why none were (``queries``)
 
 
 @dataclass(frozen=True)
 class SearchResponse:
+    """The results, and when there are none, why: a caller can tell "nothing stored about
+    this" (``abstained``: hits found, the best under ``line``) from "nothing to search"."""
+
     results: list[SearchResult]
     debug: SearchDebug | None = None
+    # How many hits were held back because none reached ``line`` (0: none were).
+    abstained: int = 0
+    # The best hit's relevance, returned or held back (None: no hit, or none could tell).
+    best_relevance: float | None = None
+    # The relevance the best hit must reach for any to be returned (0: abstention off).
+    line: float = 0.0
+    why_empty: WhyEmpty | None = None  # None when there are results
 
 
 def search_mode(mode: object) -> SearchMode:

@@ -12,12 +12,14 @@ from eden_memory.adapters.console.downloads import attachment
 from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
 from eden_memory.adapters.console.params import number, required, scope_key, text, where
 from eden_memory.adapters.console.rendering import page
+from eden_memory.application.empty_search import nothing_found
 from eden_memory.application.score_meaning import MEANINGS, NEWER
 from eden_memory.domain.scopes import Scope, ScopeKey
 
 
 async def search(request: Request) -> Response:
-    """``search_facts`` with ``debug``: each result's semantic, keyword and fused scores."""
+    """``search_facts`` with ``debug``: each result's semantic, keyword and fused scores; an
+    empty answer says why, with the hits held back under the relevance line."""
     memory: ConsoleMemory = request.app.state.memory
     params = request.query_params
     agent_id, user_id, session_id = where(params)
@@ -41,6 +43,7 @@ async def search(request: Request) -> Response:
         facts=facts,
         meanings=MEANINGS,
         newer=NEWER,
+        why=None if found is None else nothing_found(found, agent_id),
     )
 
 

@@ -5,6 +5,9 @@ search results and context the same way; a result that a newer one about the sam
 outranks says so in its parentheses, with the newer one's text. No XML escaping: a tool
 result is not inside the ``<MemoryContext>`` document. With ``debug``, each fact's scores
 follow, labelled and explained as on every other surface (``application.score_meaning``).
+An empty answer says why (``application.empty_search``): "nothing stored about this" when
+there were facts to search, with the best relevance and the line it missed, so the model can
+say it does not know; "no facts visible" when there was nothing to search.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from eden_memory.application.empty_search import reason, stored_nothing
 from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchResponse
 from eden_memory.domain.ages import age_label
@@ -20,7 +24,7 @@ from eden_memory.domain.ages import age_label
 def render_results(queries: Sequence[str], response: SearchResponse, now: datetime) -> str:
     asked = ", ".join(f'"{q}"' for q in queries)
     if not response.results:
-        return f"No facts found for {asked}."
+        return _nothing(asked, response)
     lines = [f"Facts found for {asked}, best first:"]
     contents = {r.fact.id: r.fact.content for r in response.results}
     lines += [
@@ -32,6 +36,19 @@ def render_results(queries: Sequence[str], response: SearchResponse, now: dateti
     if response.debug is not None:
         lines += _debug_lines(response)
     return "\n".join(lines)
+
+
+def _nothing(asked: str, response: SearchResponse) -> str:
+    """An answer the model can use: "nothing stored about this" when there were facts to
+    search (and why none came back), else that no fact was visible to search."""
+    if stored_nothing(response):
+        said = f"nothing stored about this ({reason(response)})"
+    else:  # whether the agent holds other users' facts is not the model's to know
+        said = "no facts visible (no fact visible to this user and agent)"
+    told = f"No facts found for {asked}: {said}."
+    if response.debug is None:
+        return told
+    return "\n".join([told, *_debug_lines(response)])
 
 
 def _debug_lines(response: SearchResponse) -> list[str]:
@@ -49,7 +66,9 @@ def _debug_lines(response: SearchResponse) -> list[str]:
             lines.append(
                 f'  "{query.query}" names {kind}: facts said then x{1 + query.time_factor:g}'
             )
-    for r in response.results:
+    if info.under_line:
+        lines.append(f"  held back under the line {response.line:g}:")
+    for r in [*response.results, *info.under_line]:
         session = f" (session +{gains[str(r.fact.id)]:.4f})" if str(r.fact.id) in gains else ""
         newer = "" if r.newer is None else f" newer {r.newer}"
         lines.append(

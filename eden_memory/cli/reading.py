@@ -18,6 +18,7 @@ from eden_memory.application.service import MemoryService
 from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import complain, notes, rows, say
 from eden_memory.cli.runtime import State
+from eden_memory.cli.search_output import explain
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 
 Json = Annotated[bool, typer.Option("--json", help="JSON (one object per line for tables).")]
@@ -76,7 +77,7 @@ def search(
     as_json: Json = False,
 ) -> None:
     """search_facts, as the agent's tool would run it; what each score means follows the
-    table (on stderr when piped)."""
+    table (on stderr when piped), and an empty table says why."""
     state = ctx.ensure_object(State)
 
     async def work(memory: MemoryService) -> None:
@@ -112,17 +113,9 @@ def search(
         rows(headers, data, as_json, records, stack=("id", "content"))
         if found.results and not as_json:
             notes(legend())
-        elif not found.results:
+        explain(found, agent, as_json)
+        if not found.results:
             await explain_empty(memory, state, agent)
-        if found.debug is not None:
-            timings = ", ".join(f"{k} {v * 1000:.2f} ms" for k, v in found.debug.seconds.items())
-            say(f"timings: {timings}")
-            for step, note in (
-                ("expansion", found.debug.expansion),
-                ("rerank", found.debug.rerank),
-            ):
-                if note:
-                    say(f"{step}: {note}")
 
     state.run(work)
 

@@ -13,6 +13,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from eden_memory.adapters.llms.scripted import ScriptedLLM
+from eden_memory.application.empty_search import nothing_found
 from eden_memory.application.reports import FormationReport
 from eden_memory.application.score_meaning import RELEVANCE, shown
 from eden_memory.application.service import MemoryService
@@ -185,7 +186,7 @@ async def _show_memory(memory: MemoryService, console: Console) -> None:
         for r in found.results:
             table.add_row(shown(r.relevance), r.fact.scope.value, r.fact.content)
         if not found.results:
-            table.add_row("-", "-", "nothing visible to this user")
+            table.add_row("-", "-", nothing_found(found) or "")
         console.print(table)
     retired = await memory.admin.list_facts(AGENT_ID, status=FactStatus.RETIRED, limit=1000)
     active = await memory.admin.list_facts(AGENT_ID, limit=1000)

@@ -175,3 +175,51 @@ def test_a_reranked_search_says_who_reranked_and_gives_the_scores(
     records = [json.loads(line) for line in out.splitlines()]
     assert records
     assert all(isinstance(r["rerank"], float) for r in records)
+
+
+def test_an_abstaining_search_says_under_its_table_how_far_under_the_line(run: Run) -> None:
+    code, err, out = run("search", "blue kitchen towel", "-a", AGENT, "-u", "u-1", terminal=True)
+    assert code == 0, err
+    under = out.split("└", 1)[1]  # beneath the empty table
+    assert "(nothing relevant: best relevance 0.3333 under the line 0.5; 1 held back)" in under
+    code, err, out = run("search", "blue kitchen towel", "-a", AGENT, "-u", "u-1", "--json")
+    [line] = out.splitlines()
+    assert json.loads(line)["empty"] == {
+        "why": "under_line",
+        "reason": "nothing relevant: best relevance 0.3333 under the line 0.5; 1 held back",
+        "abstained": 1,
+        "best_relevance": pytest.approx(1 / 3),
+        "line": 0.5,
+    }
+
+
+def test_an_empty_search_of_an_agent_holding_nothing_says_so_apart(run: Run) -> None:
+    code, err, out = run("search", "blue", "-a", "nobody")
+    assert (code, out) == (0, "relevance\tcosine\tbm25\tscope\tid\tnewer\tcontent\n")
+    assert "(agent 'nobody' holds no facts)\n" in err
+    code, err, out = run("search", "blue", "-a", "nobody", "--json")
+    assert json.loads(out)["empty"]["why"] == "no_facts"
+
+
+def test_debug_json_prints_json_lines_only_with_the_hits_held_back(run: Run) -> None:
+    code, err, out = run(
+        "search", "blue kitchen towel", "-a", AGENT, "-u", "u-1", "--debug", "--json"
+    )
+    assert code == 0, err
+    empty, debug = (json.loads(line) for line in out.splitlines())
+    assert empty["empty"]["why"] == "under_line"
+    assert debug["debug"]["line"] == 0.5
+    assert [h["content"] for h in debug["debug"]["under_line"]] == ["The blue teapot is on shelf 1"]
+    assert {"embed_queries", "retrieve_and_fuse"} <= set(debug["debug"]["seconds"])
+
+
+def test_a_search_with_results_prints_rows_and_no_reason(run: Run) -> None:
+    code, err, out = run("search", "blue", "-a", AGENT, "-u", "u-1", "--debug", "--json")
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["content"] for r in records[:-1]] == ["The blue teapot is on shelf 1"]
+    assert set(records[-1]) == {"debug"}
+    assert records[-1]["debug"]["under_line"] == []
+    code, err, out = run("search", "blue", "-a", AGENT, "-u", "u-1")
+    assert "(nothing" not in out + err
+    assert "held back" not in out + err

@@ -91,6 +91,9 @@ async def test_pydantic_ais_test_model_gets_a_search_result_not_an_error() -> No
     [returned] = [p for m in result.all_messages() for p in m.parts if p.part_kind == "tool-return"]
     assert "error" not in returned.model_response_str()
     assert returned.model_response_str().startswith("No facts found for")  # a search was run
+    assert returned.model_response_str().endswith(  # and why: its query "a" matched nothing
+        ": nothing stored about this (no visible fact passed the retrievers' floors)."
+    )
 
 
 @pytest.mark.parametrize("arguments", [{"queries": ["email"]}, {"queries": "email"}])
