@@ -72,10 +72,12 @@ CHANGE = SWITCH | _words(
 RELATIONS = frozenset(
     map(
         porter_stem,
-        "mother mom father dad parents sister brother son daughter kids children child wife "
-        "husband partner boyfriend girlfriend friend cousin aunt uncle grandmother grandfather "
-        "niece nephew roommate neighbour neighbor boss manager coworker colleague landlord "
-        "dog cat pet team company".split(),
+        _words(
+            "mother mom father dad parents sister brother son daughter kids children child "
+            "wife husband partner boyfriend girlfriend friend cousin aunt uncle grandmother "
+            "grandfather niece nephew roommate neighbour neighbor boss manager coworker "
+            "colleague landlord dog cat pet team company"
+        ),
     )
 )
 

@@ -11,13 +11,15 @@ question decides first: when it names a word (stop words left out, by stem) that
 near-duplicates holds and the other lacks, and not the other way round, it asks about that
 one, which ranks above the other, unmarked. Else the newer (``formed_at``) ranks directly
 above the older, and the older is marked. A key pair is the same thing whatever the question
-says: only time decides it. Without keys, two facts of one owner that give one attribute of one
-subject different values (``domain/attributes.py``: "lives in Portland" / "moved to Seattle")
-are one thing too; the question decides between them only by a value one of them holds
-alone ("Do I still live in Portland?"), else time does, and only for a question that asks
-what is true now: a guess from words marks nothing about the past. A question about the past (it names a time, "in May 2023", or
+says: only time decides it. A question about the past (it names a time, "in May 2023", or
 asks in the past tense, "When did ...", "What was ...") asks what was true then, not what is
 now: the older is marked but keeps its place (``asks_now``).
+
+Without a key, two facts of one owner that give one attribute of one subject different values
+(``domain/attributes.py``: "lives in Portland" / "moved to Seattle") are one thing too, for a
+question about now only (a guess from words marks nothing about the past). The question
+decides between them by a value one of them holds alone ("Do I still live in Portland?"),
+else time does.
 
 Only pairs whose order must change move: a result is placed just above the first result it
 must precede (and below every result that must precede it), and all other results keep their

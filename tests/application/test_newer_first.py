@@ -116,7 +116,9 @@ async def test_a_decay_by_age_ranks_newer_facts_higher() -> None:
 
 def _default(**search: Any) -> MemoryService:
     settings = MemorySettings(search=SearchSettings(**search))
-    return MemoryService(memory_stores(), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings)
+    return MemoryService(
+        memory_stores(), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings
+    )
 
 
 async def test_by_default_a_changed_attribute_without_a_key_is_one_thing() -> None:
