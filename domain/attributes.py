@@ -8,9 +8,11 @@ facts of the same kind ("my sister Anna is a nurse" / "my friend Anna is a teach
 * the **subject**: the names (capitalised words), the relations ("sister", "landlord") and
   the first person ("I", "my") said before the attribute; both facts must have the same,
   not empty;
-* the **attribute**: a family of words that name one thing a subject has one of at a time
-  (``FAMILIES``: where one lives, one's phone, one's job, a price, a date...); both facts
-  must name one family;
+* the **attribute**: the family of its predicate (the first word after the subject, words of
+  change passed over), from a table of things a subject has one of at a time (``FAMILIES``:
+  where one lives, one's phone, one's job, a price, a date...), read as written ("works at"
+  names a job, "working on" does not); both facts must name one family, or one names none,
+  says it switched (``SWITCH``: "left Figma") and shares a value with the other;
 * the **values**: the other words; each fact must hold one the other lacks (a restatement
   or an elaboration is not a change).
 
