@@ -422,7 +422,8 @@ class FactSearch:
         """Of two results about the same thing, the newer first and the older marked."""
         facts, floor = [r.fact for r in results], self.settings.same_thing_similarity
         space = self.embedder.space
-        settled = await settle(self.facts, facts, queries, floor, space, self.clock.now())
+        now, attributes = self.clock.now(), self.settings.same_attribute
+        settled = await settle(self.facts, facts, queries, floor, space, now, attributes)
         marks = {i: facts[j].id for i, j in settled.newer.items()}
         return [replace(results[i], newer=marks.get(i)) for i in settled.order]
 

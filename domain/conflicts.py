@@ -15,6 +15,12 @@ says: only time decides it. A question about the past (it names a time, "in May 
 asks in the past tense, "When did ...", "What was ...") asks what was true then, not what is
 now: the older is marked but keeps its place (``asks_now``).
 
+Without a key, two facts of one owner that give one attribute of one subject different values
+(``domain/attributes.py``: "lives in Portland" / "moved to Seattle") are one thing too, for a
+question about now only (a guess from words marks nothing about the past). The question
+decides between them by a value one of them holds alone ("Do I still live in Portland?"),
+else time does.
+
 Only pairs whose order must change move: a result is placed just above the first result it
 must precede (and below every result that must precede it), and all other results keep their
 relative order. Pure: the application reads the vectors and carries the order out.
@@ -29,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from eden_memory.domain.attributes import Claim, same_attribute
 from eden_memory.domain.stemming import porter_stem
 from eden_memory.domain.stop_words import is_stop_word
 from eden_memory.domain.temporal import time_named
@@ -46,6 +53,8 @@ class Said:
     words: frozenset[str]  # ``stems`` of its content
     vector: tuple[float, ...] = ()  # unit length (``unit``); empty: unknown
     key: str | None = None  # its scope key and supersede key, when it has one
+    owner: str | None = None  # its scope key: only one owner's facts give one attribute
+    claim: Claim | None = None  # what it says (``attributes.claim``); None: not compared
 
 
 @dataclass(frozen=True)
@@ -89,7 +98,7 @@ def newer_first(
     newer: dict[int, int] = {}
     for i, first in enumerate(results):
         for j in range(i + 1, len(results)):
-            decided = _decide(first, results[j], asked, floor)
+            decided = _decide(first, results[j], asked, floor, by_time)
             if decided is None:
                 continue
             won, lost = (i, j) if decided.first else (j, i)
@@ -109,19 +118,43 @@ class _Decision:
     by_time: bool  # decided by time (the older is outdated), not by the question
 
 
-def _decide(a: Said, b: Said, asked: frozenset[str], floor: float) -> _Decision | None:
+def _decide(
+    a: Said, b: Said, asked: frozenset[str], floor: float, by_time: bool
+) -> _Decision | None:
     """Which of ``a`` (ranked first) and ``b`` must rank above the other; None when they
     are not about the same thing, or either may."""
     keyed = a.key is not None and a.key == b.key
-    if not keyed and not _near(a, b, floor):
-        return None
-    if not keyed:  # the question may name one of two near-duplicates
-        only_a, only_b = bool(asked & (a.words - b.words)), bool(asked & (b.words - a.words))
+    if not keyed:  # the question may name one of two
+        words = _compared(a, b, floor, by_time)
+        if words is None:
+            return None
+        only_a, only_b = bool(asked & (words[0] - words[1])), bool(asked & (words[1] - words[0]))
         if only_a != only_b:
             return _Decision(only_a, by_time=False)
     if a.formed_at == b.formed_at:
         return None
     return _Decision(a.formed_at > b.formed_at, by_time=True)
+
+
+def _compared(
+    a: Said, b: Said, floor: float, by_time: bool
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The words by which a question tells two results without one key apart (a changed
+    attribute's values; near-duplicates' words); None: they are not one thing."""
+    changed = _changed(a, b) if by_time else None
+    if changed is not None:
+        return changed
+    if _near(a, b, floor):
+        return a.words, b.words
+    return None
+
+
+def _changed(a: Said, b: Said) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The values of two facts of one owner that give one attribute of one subject
+    different values; None when they are not such a pair."""
+    if a.owner is None or a.owner != b.owner or a.claim is None or b.claim is None:
+        return None
+    return (a.claim.values, b.claim.values) if same_attribute(a.claim, b.claim) else None
 
 
 def _near(a: Said, b: Said, floor: float) -> bool:

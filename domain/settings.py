@@ -150,6 +150,10 @@ class SearchSettings(_Settings):
     # None: only facts of one supersede key are. Off by default: measured, no cosine tells an
     # update from a fact of the same kind (benchmarks/freshness.py).
     same_thing_similarity: Unit | None = None
+    # Two results of one owner that give one attribute of one subject different values
+    # ("lives in Portland" / "moved to Seattle", no key) are about the same thing too, for a
+    # question about now (domain/attributes.py; chosen on benchmarks/personal_stores dev).
+    same_attribute: bool = True
     # Scores decay by age with this half-life, in days (domain/decay.py); None: no decay.
     age_half_life_days: Days | None = None
     default_top_k: Depth = 10

@@ -114,9 +114,22 @@ async def test_a_decay_by_age_ranks_newer_facts_higher() -> None:
     assert orders == [[HONDA, TESLA], [TESLA, HONDA]]
 
 
-async def test_by_default_only_facts_of_one_key_are_one_thing() -> None:
-    clock = FakeClock(NOW)
-    memory = MemoryService(memory_stores(), KeywordEmbedder(), ScriptedLLM([]), clock)
+def _default(**search: Any) -> MemoryService:
+    settings = MemorySettings(search=SearchSettings(**search))
+    return MemoryService(
+        memory_stores(), KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW), settings
+    )
+
+
+async def test_by_default_a_changed_attribute_without_a_key_is_one_thing() -> None:
+    memory = _default()
+    await memory.admin.add_facts([_item(HONDA, 90), _item(TESLA, 1), _item(CAT, 5)])
+    found = await _search(memory, "What car does Alice drive?")
+    assert _shown(found)[:2] == [(TESLA, None), (HONDA, TESLA)]
+
+
+async def test_without_the_attribute_rule_only_facts_of_one_key_are_one_thing() -> None:
+    memory = _default(same_attribute=False)
     await memory.admin.add_facts([_item(HONDA, 90), _item(TESLA, 1), _item(CAT, 5)])
     found = await _search(memory, "What car does Alice drive?")
     assert _shown(found)[:2] == [(HONDA, None), (TESLA, None)]
