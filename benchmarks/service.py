@@ -135,7 +135,7 @@ async def measure(
     floor_ms: list[float] = []
     # Blocks, so drift on a shared machine hits both alike. Not alternating query by query:
     # BLAS's worker threads spin for a while after each product, and a search started right
-    # then shares its cores with them (see docs/benchmarks.md).
+    # then shares its cores with them (see docs/record/benchmarks-history.md).
     for at in range(0, len(texts), BLOCK):
         block = list(zip(texts[at : at + BLOCK], qvecs[at : at + BLOCK], strict=True))
         for _, vec in block:

@@ -7,7 +7,7 @@ exactly the rules of the global it replaces, cross-field ones included (``defaul
 within ``max_top_k``); each field is of the bounded kind (``domain.bounds``) of the global it
 overrides, so a bad value is refused when the agent's settings are given, not on first use.
 Only behaviour an agent owns is here: models, caches, claims and the cold-session sweep
-serve every agent at once and stay global (``docs/decisions.md``).
+serve every agent at once and stay global (``docs/record/decisions/settings.md``).
 """
 
 from __future__ import annotations

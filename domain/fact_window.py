@@ -5,7 +5,7 @@ The context shows the FIFO: the newest ``fifo_limit`` facts formed within
 ``fifo_max_age_hours``. A store of a thousand facts a month old gives an empty context, and
 every one of them is still found by search. The surfaces that show a context (the CLI, the MCP
 tool, the console) say so with ``FactWindow.note``; the prompt itself does not
-(``docs/decisions.md``, "An empty context says what search still finds").
+(``docs/record/decisions/errors.md``, "An empty context says what search still finds").
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Two fusions, chosen by ``SearchSettings.fusion``:
   (min-max), and a document scores ``w_sem * semantic + w_kw * keyword`` (0 where a list
   lacks it). The scores keep how far apart the hits are, which ranks alone forget: on LoCoMo
   this beats each retriever alone, while equal-weight RRF falls below the embedder alone
-  because the keyword list is the weaker one (docs/benchmarks.md).
+  because the keyword list is the weaker one (docs/record/benchmarks-history.md).
 * **rrf**: Reciprocal Rank Fusion, ``w_sem / (k + rank) + w_kw / (k + rank)``, weights 1 and 1
   being the classic form (Atlas ``$rankFusion`` does the same). Ranks start at 1, so the best
   item of a list contributes ``1 / (k + 1)``; with k = 60 a floor of 0.015 keeps single-list

@@ -27,7 +27,7 @@ best hit is under ``ABSTAIN_BELOW`` found nothing relevant: it returns no hit (a
 
 What the line does not reach: a plausible question about the user that nothing answers
 ("does she have a dog?") often has a fact that stands out as much as a real answer does
-(docs/benchmarks.md, "Relevance on personal stores"); telling them apart takes a model
+(docs/benchmarks.md, "Personal stores"); telling them apart takes a model
 that reads both.
 """
 

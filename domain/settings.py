@@ -124,7 +124,7 @@ class ReflectionSettings(_Settings):
 class SearchSettings(_Settings):
     # None: the floor calibrated for the embedder's model (domain/calibration.py).
     semantic_threshold: Unit | None = None
-    # None: the store's calibrated threshold (Atlas scores: 1.5; see docs/decisions.md).
+    # None: the store's calibrated threshold (Atlas scores: 1.5; docs/record/decisions/search.md).
     text_threshold: Factor | None = None
     # How hybrid search fuses its lists (domain/ranking.py); weights from benchmarks/fusion.py.
     fusion: Fusion = Fusion.SCORE

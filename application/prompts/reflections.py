@@ -42,7 +42,8 @@ already say; an empty list is right for a level with nothing new.{hierarchy}
 {data_note}"""
 
 # Seeds 000/001: each level holds only what a broader one did not capture. Measured with the
-# local model, the same note was filed under user and under session (docs/benchmarks.md).
+# local model, the same note was filed under user and under session
+# (docs/record/benchmarks-history.md).
 HIERARCHY_RULE = """
 Fill the levels from the broadest, in this order: {order}. A note goes to the broadest
 level it fits, and only there: a narrower level holds only what the broader ones did not

@@ -6,7 +6,8 @@ a shared (agent) fact and a private note that quote it, so a leak names its spea
 user messages name their author, some name none (said in a turn of one user, whose words
 they are); the agent's reply in a turn of one user quotes that user's last word of the turn
 ("noted w<n> by <user>"), in other turns it quotes nobody. Words with no author in a group,
-and the agent's replies to a group, are the group's (``docs/decisions.md``): not generated.
+and the agent's replies to a group, are the group's
+(``docs/record/decisions/scopes-and-sessions.md``): not generated.
 """
 
 from __future__ import annotations

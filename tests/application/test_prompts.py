@@ -72,7 +72,7 @@ def test_the_example_is_short_invented_and_resolves_its_dates() -> None:
 
 def test_the_fact_request_does_not_offer_an_empty_answer() -> None:
     # Offered "an empty list when there is none", Qwen2.5-1.5B answered {"facts": []} for a
-    # session full of facts; without it, three facts (docs/decisions.md, item 2).
+    # session full of facts; without it, three facts (docs/record/decisions/formation.md, item 2).
     _, prompt = fact_extraction_prompt([SNEAKY], BOTH, 30)
     assert "empty" not in prompt
     assert prompt.rstrip().endswith('"scope": "..."}, ...]}')
@@ -80,7 +80,8 @@ def test_the_fact_request_does_not_offer_an_empty_answer() -> None:
 
 def test_the_fact_request_walks_the_messages_and_shows_several_entries() -> None:
     # Asked for "every fact", Qwen2.5-1.5B gave one or two broad facts per LoCoMo session;
-    # walked message by message, the message number first, more (docs/decisions.md).
+    # walked message by message, the message number first, more
+    # (docs/record/decisions/formation.md).
     rui = Message(id="m3", role=Role.USER, text="Hi", sent_at=AT, author_name="Rui  <Costa>")
     agent = Message(id="m4", role=Role.AGENT, text="Hello", sent_at=AT)
     system, prompt = fact_extraction_prompt([NAMED, agent, rui, NAMED], BOTH, 30)

@@ -4,9 +4,10 @@ entries of the facts it may see.
 FTS5 keeps each word's entries in rowid order and seeks along them by rowid. Up to version 9
 a fact's rowid was its ``pk``: the facts of every owner interleaved, and a search matched and
 scored all of them before the visibility filter dropped most (at 100k facts over 1,000 users,
-20k visible, 23 ms where 9 ms was the visible share's cost; docs/decisions.md). From version
-10 a fact's rowid is ``number << 32 | pk``, ``number`` being its (agent, scope, owner)
-partition's in ``keyword_partitions``: each partition is one range of rowids, and a search
+20k visible, 23 ms where 9 ms was the visible share's cost; docs/record/decisions/stores.md).
+From version 10
+a fact's rowid is ``number << 32 | pk``, ``number`` being its (agent, scope, owner) partition's
+in ``keyword_partitions``: each partition is one range of rowids, and a search
 asks FTS5 for the ranges of the visible partitions (``rowid_ranges``).
 
 The index holds what it held (the active facts' text, with the same tokenizer), so BM25's

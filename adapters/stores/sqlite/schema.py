@@ -36,7 +36,7 @@ SCHEMA_VERSION = 13
 Migration = Callable[[sqlite3.Connection], None]
 # A fact's row is ~2.4 KB (its vector alone 1.5 KB): one fits in a 4 KB page, three in an
 # 8 KB one. Measured on 20k facts: 3.1 KB per fact on disk instead of 4.5, inserts and the
-# vector load no slower (docs/decisions.md, "Embedded store at scale").
+# vector load no slower (docs/record/decisions/stores.md, "Embedded store at scale").
 PAGE_BYTES = 8192
 MIGRATION_WAIT_MS = 15 * 60 * 1000
 # A vector file of a release before schema version 11 (<key hash>.<type>), or its temporary

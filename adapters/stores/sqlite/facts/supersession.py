@@ -5,8 +5,8 @@ inside the transaction, so concurrent writers of one key cannot both keep a fact
 The facts of a key are found by the record's JSON (``json_extract`` over the active facts
 of the scope key, by the ``facts_recent`` index): no column or index of their own, so the
 schema stays at its version; the cost is a scan of the scope key's active facts per item
-with a key (docs/decisions.md, "Freshness"). Each new fact enters the keyword index as it is
-written, so an item after it may retire it.
+with a key (docs/record/decisions/search.md, "Freshness"). Each new fact enters the keyword
+index as it is written, so an item after it may retire it.
 """
 
 from __future__ import annotations

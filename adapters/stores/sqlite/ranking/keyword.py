@@ -47,7 +47,7 @@ from eden_memory.domain.idf import fts5_idf
 # (schema version 5): "group" and "groups" count as one term, so n counts the facts holding
 # any form of it, and the share above is a share of stems; stop words no longer reach the
 # query, and the floor's reasoning is otherwise unchanged (re-measured on LoCoMo: the
-# "Search" section of docs/decisions.md).
+# "Search" section of docs/record/decisions/search.md).
 TEXT_SCORE_THRESHOLD = 1.0
 MAX_QUERY_TOKENS = 32
 # What a word found in one fact of average length scores from SMALL_STORE_FACTS facts up,

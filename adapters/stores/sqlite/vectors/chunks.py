@@ -20,7 +20,7 @@ import numpy.typing as npt
 from eden_memory.adapters.stores.sqlite.vectors.partition import Rows
 
 # Rows of a chunk written whole (a build or a compaction). Loading 100k float16 rows of 384
-# dimensions from chunks of this size is as fast as from a file (docs/decisions.md).
+# dimensions from chunks of this size is as fast as from a file (docs/record/decisions/stores.md).
 CHUNK_ROWS = 4096
 _SEP = "\x00"
 

@@ -7,7 +7,7 @@ module only reads: it imports nothing of the writer's.
 
 A chunk's rows are read through SQLite's incremental blob I/O, a piece at a time, into the
 partition's buffer: selecting the column instead copies them twice more, and took twice as
-long on a partition of 82k rows (docs/decisions.md).
+long on a partition of 82k rows (docs/record/decisions/stores.md).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ _HALF_SUBNORMAL = 2.0**-25  # float16 absolute rounding error below its normal r
 _SINGLE_ULP = 2.0**-24
 _CORES = os.cpu_count() or 1
 # Below this many bytes of vectors a scan runs on one thread. Measured on a 2-core machine
-# with both cores busy (docs/decisions.md, "Embedded store: threads"): a second thread made
+# with both cores busy (docs/record/decisions/stores.md, "Threads"): a second thread made
 # a 10k-row float16 scan 20x slower (12 ms instead of 0.6) and a float32 BLAS one 8x, and
 # still cost at 400k float16 rows (50 ms instead of 42).
 PARALLEL_FROM_BYTES = 64 << 20
