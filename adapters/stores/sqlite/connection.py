@@ -42,16 +42,9 @@ _NOT_UTF8 = re.compile(r"^Could not decode to UTF-8 column '([^']*)'")
 
 
 class StoreConnection(sqlite3.Connection):
-    """A connection that knows its file (``path``, named by the errors it raises) and, for a
-    store's writer, the type a new partition's vector log starts in (``vector_dtype``); None
-    for any other connection, and for any plain ``sqlite3`` one."""
+    """A connection that knows its file (``path``, named by the errors it raises)."""
 
     path: Path | None = None
-    vector_dtype: str | None = None
-
-
-def vector_dtype(conn: sqlite3.Connection) -> str | None:
-    return conn.vector_dtype if isinstance(conn, StoreConnection) else None
 
 
 def store_path(conn: sqlite3.Connection) -> Path | None:

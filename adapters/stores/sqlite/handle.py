@@ -6,6 +6,10 @@ Three workers, each one connection on one thread:
 * the reader runs plain reads and keyword search;
 * the searcher runs semantic search, and alone touches the in-memory vector index.
 
+The vector logs in the file have one writer, ``vector_logs``, reached through ``writing``:
+it follows each write transaction, and mends the logs a search found lacking once a write
+has committed, and on close.
+
 In WAL mode readers never wait for the writer, so a search is never stuck behind a write
 that waits for another process's lock; and a hybrid search's semantic and keyword halves,
 started together by the application, run in parallel (sqlite3 and numpy release the GIL).
@@ -17,7 +21,9 @@ workers through the decorators of ``workers``.
 
 from __future__ import annotations
 
-from contextlib import suppress
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +34,10 @@ from eden_memory.adapters.stores.sqlite.connection import (
     connect,
     translated,
 )
+from eden_memory.adapters.stores.sqlite.revisions import Changes, writing
 from eden_memory.adapters.stores.sqlite.schema import forget_vector_files, optimize, prepare
 from eden_memory.adapters.stores.sqlite.vectors.index import VectorIndex
+from eden_memory.adapters.stores.sqlite.vectors.log_writes import VectorLogWriter
 from eden_memory.adapters.stores.sqlite.vectors.scan import Precision, choose
 from eden_memory.domain.errors import StoreCorruptedError, StoreError
 
@@ -65,15 +73,25 @@ class SqliteHandle:
                 raise type(exc)(f"cannot open the store {path}: {exc}") from exc
             raise
         forget_vector_files(path)
-        conns[0].vector_dtype = self.dtype = np.dtype(scan.dtype).name  # new logs' type
         self.writer = Worker("eden-sqlite-writer", conns[0])
         self.reader = Worker("eden-sqlite-reader", conns[1])
         self.searcher = Worker("eden-sqlite-vectors", conns[2])
-        self.index = VectorIndex(scan)  # the searcher's thread alone touches it
+        # New logs start in the searcher's type; the writer's thread alone writes them.
+        self.vector_logs = VectorLogWriter(np.dtype(scan.dtype).name)
+        self.index = VectorIndex(scan, self.vector_logs.wants)  # the searcher's thread alone
+
+    @contextmanager
+    def writing(self, conn: sqlite3.Connection) -> Iterator[Changes]:
+        """A write transaction on the writer whose counters and vector logs move with its
+        changes; once it has committed, the logs a search found lacking are mended."""
+        with writing(conn, self.vector_logs) as changes:
+            yield changes
+        self.vector_logs.mend_wanted(conn)
 
     def close(self) -> None:
         """Release the connections and the index; blocks, so callers use a thread."""
-        with suppress(StoreError):  # planner statistics are a courtesy, never a failure
+        with suppress(StoreError):  # mended logs and planner statistics are courtesies
+            self.writer.call(self.vector_logs.mend_wanted)
             self.writer.call(optimize)
         self.searcher.close()
         self.reader.close()

@@ -21,9 +21,10 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
-from eden_memory.adapters.stores.sqlite.connection import transaction, vector_dtype
+from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.decoding import as_int
-from eden_memory.adapters.stores.sqlite.vectors.log_writes import Added, follow
+from eden_memory.adapters.stores.sqlite.vectors.log_appends import Added
+from eden_memory.adapters.stores.sqlite.vectors.log_writes import VectorLogWriter
 from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix
 from eden_memory.domain.embedding_space import EmbeddingSpace
 
@@ -33,10 +34,12 @@ TOMBSTONES_KEPT = 100_000
 
 
 class Changes:
-    """What one write transaction touched; counters are bumped once per key on ``flush``."""
+    """What one write transaction touched; counters are bumped once per key on ``flush``,
+    and the vector logs of the partitions it touched follow through ``logs``."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, logs: VectorLogWriter) -> None:
         self._conn = conn
+        self._logs = logs
         self._seq: int | None = None
         self._keys: set[KeyCols] = set()
         self._fact_keys: set[KeyCols] = set()
@@ -91,7 +94,7 @@ class Changes:
             before = fact_seqs(self._conn, fact_keys)
             touched = {key: before.get(key, 0) for key in self._fact_keys}
             added = {k: v for k, v in self._added.items() if k not in self._rewritten}
-            follow(self._conn, vector_dtype(self._conn), touched, fact_seq, added, self.space)
+            self._logs.follow(self._conn, touched, fact_seq, added, self.space)
         self._conn.executemany(
             "INSERT INTO scope_state (agent_id, scope, owner, revision, fact_seq) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (agent_id, scope, owner) DO UPDATE SET "
@@ -111,10 +114,11 @@ def _prune_tombstones(conn: sqlite3.Connection, floor: int) -> None:
 
 
 @contextmanager
-def writing(conn: sqlite3.Connection) -> Iterator[Changes]:
-    """A write transaction (``BEGIN IMMEDIATE``) whose counters move with its changes."""
+def writing(conn: sqlite3.Connection, logs: VectorLogWriter) -> Iterator[Changes]:
+    """A write transaction (``BEGIN IMMEDIATE``) whose counters and vector logs move with its
+    changes."""
     with transaction(conn, write=True):
-        changes = Changes(conn)
+        changes = Changes(conn, logs)
         yield changes
         changes.flush()
 

@@ -20,8 +20,7 @@ from eden_memory.adapters.stores.sqlite.codec import key_cols
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.decoding import as_int
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
-from eden_memory.adapters.stores.sqlite.revisions import writing
-from eden_memory.adapters.stores.sqlite.vectors.log_writes import compact_all
+from eden_memory.adapters.stores.sqlite.keyword import partitions as keyword_partitions
 from eden_memory.adapters.stores.sqlite.workers import on_reader, on_writer
 from eden_memory.domain.scopes import ScopeKey
 
@@ -48,7 +47,7 @@ class SqliteRevisions:
     def delete_scope(self, conn: sqlite3.Connection, key: ScopeKey) -> int:
         """Remove every fact, reflection and blob of one key; the revision moves on."""
         cols = key_cols(key)
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             changes.memory(cols)
             for (fact_id,) in conn.execute(f"SELECT id FROM facts WHERE {_KEY}", cols).fetchall():
                 changes.tombstone(cols, fact_id)
@@ -65,8 +64,8 @@ class SqliteRevisions:
     @on_writer
     def _scrub_file(self, conn: sqlite3.Connection) -> None:
         with transaction(conn, write=True):
-            conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
-            compact_all(conn)
+            keyword_partitions.optimize(conn)
+            self._handle.vector_logs.compact_all(conn)
         for _ in range(_CHECKPOINT_TRIES):  # a reader's open snapshot can hold the log a moment
             busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             if not busy:

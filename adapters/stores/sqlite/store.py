@@ -49,17 +49,13 @@ async def open_sqlite(
         busy_timeout=busy_timeout,
         vector_precision=vector_precision,
     )
-    ranking = SqliteRanking(handle)
 
     async def close() -> None:
-        try:
-            await ranking.settle()
-        finally:
-            await asyncio.to_thread(handle.close)
+        await asyncio.to_thread(handle.close)
 
     return Stores(
         facts=SqliteFacts(handle),
-        ranking=ranking,
+        ranking=SqliteRanking(handle),
         sessions=SqliteSessions(handle),
         buffers=SqliteBuffers(handle),
         revisions=SqliteRevisions(handle),

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eden_memory.adapters.stores.sqlite.keyword_index import TOKENIZE
+from eden_memory.adapters.stores.sqlite.keyword.mending import TOKENIZE
 from eden_memory.adapters.stores.stemming import porter_stem
 
 ROOT = Path(__file__).resolve().parents[3]

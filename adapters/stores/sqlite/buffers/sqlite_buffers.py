@@ -27,7 +27,7 @@ from eden_memory.adapters.stores.sqlite.reflection_rows import (
     reflection_from_row,
     reflection_key,
 )
-from eden_memory.adapters.stores.sqlite.revisions import Changes, writing
+from eden_memory.adapters.stores.sqlite.revisions import Changes
 from eden_memory.adapters.stores.sqlite.workers import on_reader, on_writer
 from eden_memory.domain.errors import ConflictError, NotFoundError
 from eden_memory.domain.ids import AgentId, ReflectionId
@@ -44,7 +44,7 @@ class SqliteBuffers:
 
     @on_writer
     def add_reflections(self, conn: sqlite3.Connection, reflections: Sequence[Reflection]) -> None:
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             insert_reflections(conn, changes, reflections)
 
     @on_reader
@@ -87,7 +87,7 @@ class SqliteBuffers:
         self, conn: sqlite3.Connection, reflection: Reflection, expected_version: int
     ) -> Reflection:
         """Compare-and-set on the version inside ``doc`` (a row from before versions is 1)."""
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             stored = fetch_reflection(conn, reflection.id)
             if stored is None:
                 raise NotFoundError(f"no reflection with id {reflection.id!r}")
@@ -116,7 +116,7 @@ class SqliteBuffers:
 
     @on_writer
     def delete_reflections(self, conn: sqlite3.Connection, ids: Sequence[ReflectionId]) -> int:
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             return _delete(conn, changes, ids, "AND absorbed = 0")
 
     @on_writer
@@ -127,7 +127,7 @@ class SqliteBuffers:
         rewrite: Sequence[Reflection],
     ) -> int:
         """Erasure: remove reflections and rewrite others, absorbed or not, in one transaction."""
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             removed = _delete(conn, changes, remove)
             _touch(conn, changes, [r.id for r in rewrite])
             for reflection in rewrite:
@@ -215,7 +215,7 @@ class SqliteBuffers:
         absorbed: Sequence[ReflectionId],
         now: datetime,
     ) -> bool:
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             if stored_version(conn, memory.key) != expected_version:
                 return False
             store_blob(conn, changes, memory)
@@ -226,7 +226,7 @@ class SqliteBuffers:
     def replace_consolidated(
         self, conn: sqlite3.Connection, memory: ConsolidatedMemory, expected_version: int | None
     ) -> bool:
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             if (
                 expected_version is not None
                 and stored_version(conn, memory.key) != expected_version

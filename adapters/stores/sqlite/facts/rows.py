@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from eden_memory.adapters.stores.damage import DECODE_ERRORS, reason
-from eden_memory.adapters.stores.sqlite import keyword_partitions
 from eden_memory.adapters.stores.sqlite.codec import (
     KeyCols,
     from_us,
@@ -20,6 +19,7 @@ from eden_memory.adapters.stores.sqlite.codec import (
     to_us,
 )
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_int, decoding
+from eden_memory.adapters.stores.sqlite.keyword import partitions as keyword_partitions
 from eden_memory.domain.models import Fact
 
 # Every read of whole facts selects these, in this order (``fact_from_row`` relies on it).

@@ -47,7 +47,6 @@ from eden_memory.adapters.stores.sqlite.facts.rows import (
 from eden_memory.adapters.stores.sqlite.facts.supersession import add_item
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.owners import ids_from
-from eden_memory.adapters.stores.sqlite.revisions import writing
 from eden_memory.adapters.stores.sqlite.space import (
     admit_space,
     batch_space,
@@ -82,7 +81,7 @@ class SqliteFacts:
             return []
         space = batch_space(facts, vectors)
         rows = finite(vectors)  # one conversion for the batch (all of one dimension)
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             admit_space(conn, space)
             changes.space = space  # admitted: the store's
             after = last_pk(conn)
@@ -103,7 +102,7 @@ class SqliteFacts:
             return []
         space = batch_space([i.fact for i in items], [i.vector for i in items])
         rows = finite([i.vector for i in items])
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             admit_space(conn, space)
             changes.space = space
             return [
@@ -182,7 +181,7 @@ class SqliteFacts:
     def update_fact(
         self, conn: sqlite3.Connection, fact: Fact, vector: Vector | None, expected_version: int
     ) -> Fact:
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             stored = fetch_fact(conn, fact.id)
             if stored is None:
                 raise NotFoundError(f"no fact with id {fact.id!r}")
@@ -286,7 +285,7 @@ class SqliteFacts:
 
     @on_writer
     def delete_facts(self, conn: sqlite3.Connection, ids: Sequence[FactId]) -> int:
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             removed = 0
             for fact_id in dict.fromkeys(ids):
                 stored = fetch_fact(conn, fact_id)
@@ -302,7 +301,7 @@ class SqliteFacts:
     ) -> None:
         for vector in vectors.values():
             space.check_vector(len(vector))
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             write_space(conn, space)
             for fact_id, vector in vectors.items():
                 stored = fetch_fact(conn, fact_id)

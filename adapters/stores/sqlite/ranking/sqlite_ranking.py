@@ -4,17 +4,15 @@ Semantic ranking is an exact scan of the in-memory vector index on the searcher,
 brings the visible partitions up to date from the file's change log first (so writes by this
 process and by others are seen alike; ``vectors.index``); syncing, the scan and any
 re-scoring of close calls happen in one read transaction, so the ranking is that of one
-snapshot of the file. A partition the index had to read from the fact rows has its vector
-log mended by the writer after the search. Keyword ranking is FTS5's BM25 over the visible
-partitions' rowid ranges, its query and scoring rules in ``keyword``.
+snapshot of the file. A partition the index had to read from the fact rows is noted for the
+store's vector log writer to mend (``vectors.log_writes``): a search writes nothing. Keyword
+ranking is FTS5's BM25 over the visible partitions' rowid ranges, its query and scoring
+rules in ``keyword.scoring``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-from contextlib import suppress
-from functools import partial
 
 import numpy as np
 
@@ -23,13 +21,11 @@ from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.decoding import as_text
 from eden_memory.adapters.stores.sqlite.fact_reads import visible_partitions
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
-from eden_memory.adapters.stores.sqlite.keyword_partitions import partition_numbers, rowid_ranges
-from eden_memory.adapters.stores.sqlite.ranking import keyword
+from eden_memory.adapters.stores.sqlite.keyword import scoring as keyword
+from eden_memory.adapters.stores.sqlite.keyword.partitions import partition_numbers, rowid_ranges
 from eden_memory.adapters.stores.sqlite.space import holds_facts
-from eden_memory.adapters.stores.sqlite.vectors.log_writes import mend
 from eden_memory.adapters.stores.sqlite.workers import on_reader, on_searcher
 from eden_memory.domain.embedding_space import EmbeddingSpace
-from eden_memory.domain.errors import StoreError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility
@@ -39,19 +35,10 @@ from eden_memory.ports.stores import Vector
 class SqliteRanking:
     def __init__(self, handle: SqliteHandle) -> None:
         self._handle = handle
-        self._mending: asyncio.Task[None] | None = None
 
     @property
     def text_score_threshold(self) -> float:
         return keyword.TEXT_SCORE_THRESHOLD
-
-    async def semantic_ranking(
-        self, vector: Vector, visibility: FactVisibility, limit: int, *, space: EmbeddingSpace
-    ) -> list[Hit]:
-        ranked = await self._ranked(vector, visibility, limit, space)
-        if self._handle.index.mending and (self._mending is None or self._mending.done()):
-            self._mending = asyncio.create_task(self._mend_vector_logs())
-        return ranked
 
     @on_reader
     def keyword_ranking(
@@ -85,18 +72,14 @@ class SqliteRanking:
             for fact_id, score in scored
         ]
 
-    async def settle(self) -> None:
-        """Let the mending of vector logs a search started finish (before the handle closes)."""
-        if self._mending is not None:
-            await self._mending
-
     @on_searcher
-    def _ranked(
+    def semantic_ranking(
         self,
         conn: sqlite3.Connection,
         vector: Vector,
         visibility: FactVisibility,
         limit: int,
+        *,
         space: EmbeddingSpace,
     ) -> list[Hit]:
         parts = visible_partitions(visibility)
@@ -115,15 +98,3 @@ class SqliteRanking:
                 return []  # a zero vector has no direction: no cosine to rank by
             ranked = index.top(conn, query / norm, parts, limit)
         return [Hit(FactId(fact_id), score) for fact_id, score in ranked]
-
-    async def _mend_vector_logs(self) -> None:
-        """Build or compact the logs a search found missing or mostly dead, after the search.
-
-        The logs follow the fact rows: any failure leaves the rows to be read again next
-        time, never an error.
-        """
-        handle = self._handle
-        with suppress(StoreError):
-            mends = await handle.searcher.run(lambda c: handle.index.mends())
-            for key, seen in mends:
-                await handle.writer.run(partial(mend, key=key, dtype=handle.dtype, seen=seen))

@@ -17,7 +17,6 @@ from eden_memory.adapters.stores.sqlite.codec import to_us
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.handle import SqliteHandle
 from eden_memory.adapters.stores.sqlite.reflection_rows import insert_reflections
-from eden_memory.adapters.stores.sqlite.revisions import writing
 from eden_memory.adapters.stores.sqlite.sessions.claims import formation_plan, require_claim, take
 from eden_memory.adapters.stores.sqlite.sessions.rows import (
     KEY,
@@ -149,7 +148,7 @@ class SqliteSessions:
         now: datetime,
     ) -> None:
         ids = (claim.session.agent_id, claim.session.session_id)
-        with writing(conn) as changes:
+        with self._handle.writing(conn) as changes:
             require_claim(conn, claim)
             conn.execute(
                 f"UPDATE messages SET formed = 1, claim_id = NULL WHERE {KEY} AND claim_id = ?",

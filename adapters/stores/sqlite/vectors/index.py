@@ -20,8 +20,8 @@ full reload. The index is used by one thread only (the store's searcher): it nee
 Loading a partition reads its vector log when it has a usable one of the index's type
 (``log_reads``): the log's rows as of its stamp, then the changes after that stamp as
 above. A partition read from the fact rows instead (no log, another space, damage), or whose
-log is mostly dead rows, is listed in ``mends``, for the store's writer to build or compact
-its log (``log_writes.mend``).
+log is mostly dead rows, is noted in ``wants`` (``mend_wants``), for the store's vector log
+writer to build or compact its log (``log_writes.VectorLogWriter``); the index writes nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from eden_memory.adapters.stores.sqlite.decoding import Undecodable, as_text, ve
 from eden_memory.adapters.stores.sqlite.revisions import fact_seqs, tombstone_floor
 from eden_memory.adapters.stores.sqlite.space import read_space
 from eden_memory.adapters.stores.sqlite.vectors import log_reads
+from eden_memory.adapters.stores.sqlite.vectors.mend_wants import MendWants
 from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix, Partition, Rows, unit_rows
 from eden_memory.adapters.stores.sqlite.vectors.scan import SingleScan, VectorScan
 from eden_memory.domain.embedding_space import EmbeddingSpace
@@ -49,28 +50,19 @@ COMPACT_SLACK = 4096
 
 
 class VectorIndex:
-    def __init__(self, scan: VectorScan | None = None) -> None:
+    def __init__(self, scan: VectorScan | None = None, wants: MendWants | None = None) -> None:
         self.scan = scan or SingleScan()
         self.dtype = np.dtype(self.scan.dtype).name
         self._space: EmbeddingSpace | None = None
         self._parts: dict[KeyCols, Partition] = {}
-        # Logs for the writer to mend: None to build, else the rows seen in it, to compact.
-        self._mends: dict[KeyCols, int | None] = {}
-
-    @property
-    def mending(self) -> bool:
-        return bool(self._mends)
-
-    def mends(self) -> list[tuple[KeyCols, int | None]]:
-        """The logs to mend (each key once), as ``log_writes.mend`` takes them."""
-        out, self._mends = list(self._mends.items()), {}
-        return out
+        self.wants = wants or MendWants()  # the logs for the writer to mend
 
     def sync(self, conn: sqlite3.Connection, keys: Sequence[KeyCols]) -> EmbeddingSpace | None:
         """Bring these partitions up to the file's state (call inside a read transaction)."""
         space = read_space(conn)
         if space != self._space:
-            self._space, self._parts, self._mends = space, {}, {}
+            self._space, self._parts = space, {}
+            self.wants.clear()
         if space is None:
             return None
         floor = tombstone_floor(conn)
@@ -113,23 +105,24 @@ class VectorIndex:
         return [(ids[i], float(found[i])) for i in order.tolist()]
 
     def clear(self) -> None:
-        self._space, self._parts, self._mends = None, {}, {}
+        self._space, self._parts = None, {}
+        self.wants.clear()
 
     def _load(
         self, conn: sqlite3.Connection, key: KeyCols, space: EmbeddingSpace, seq: int
     ) -> Partition:
-        """From the partition's log if usable, else from the rows (and listed to mend)."""
+        """From the partition's log if usable, else from the rows (and noted to mend)."""
         row, log = log_reads.load(conn, key, self.dtype, space, seq)
         if row is None or log is None:
             part = _load(conn, key, space, seq, self.scan.dtype)
             if part.size:
-                self._mends[key] = None
+                self.wants.add(key, None)
             return part
         part = Partition(row.seq, log.ids, log.rows)
         if row.seq != seq:
             _apply_changes(conn, key, space, part, seq)
         if log.written > 2 * part.size + COMPACT_SLACK:
-            self._mends[key] = log.written
+            self.wants.add(key, log.written)
         return part
 
 

@@ -12,7 +12,9 @@ Runs inside the caller's write transaction.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from eden_memory.adapters.stores.sqlite.decoding import vector_rows
 from eden_memory.adapters.stores.sqlite.vectors.chunks import (
@@ -32,10 +34,28 @@ from eden_memory.adapters.stores.sqlite.vectors.logs import (
     insert_chunk,
     save_row,
 )
-from eden_memory.adapters.stores.sqlite.vectors.partition import Rows, unit_rows
+from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix, Rows, unit_rows
 
 FAN = 16
 _FULL = 3  # the class of a chunk of CHUNK_ROWS rows or more: never merged
+
+
+@dataclass
+class Added:
+    """Active facts a write inserted into one partition, with their float32 rows."""
+
+    ids: list[str] = field(default_factory=list)
+    parts: list[Matrix] = field(default_factory=list)
+
+    def extend(self, ids: list[str], rows: Matrix) -> None:
+        self.ids.extend(ids)
+        self.parts.append(rows)
+
+    def entry(self, dtype: type[np.floating]) -> Entry:
+        """Unit rows in the log's type, as ``changes_since`` would read them back."""
+        joined = np.concatenate(self.parts) if len(self.parts) > 1 else self.parts[0].copy()
+        rows: Rows = unit_rows(joined).astype(dtype)
+        return Entry([], self.ids, rows)
 
 
 def size_class(count: int) -> int:

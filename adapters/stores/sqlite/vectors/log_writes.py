@@ -1,28 +1,27 @@
-"""The writer's side of the vector logs: every log row and chunk is written here.
+"""``VectorLogWriter``: the one writer of the vector logs; every log row and chunk is written here.
 
-Runs on the store's writer, inside its write transactions, so a log moves with the facts it
-follows. ``follow`` appends what a write changed to each log of the partitions it touched
-(``revisions.Changes.flush``), starting a new partition's log in the writer's type and
-emptying the logs of a partition left without an active fact. ``mend`` builds or compacts
-one log when a search asks (``log_reads``), ``compact_all`` compacts every log for an
-erasure's scrub. The chunks are appended by ``log_appends`` and written whole by
-``log_builds``.
+The store's handle owns one, and every write reaches the logs through it, on the writer's
+thread: ``follow`` appends what a write transaction changed to each log of the partitions it
+touched (``revisions.Changes.flush``, in the same transaction), starting a new partition's log
+in the writer's type and emptying the logs of a partition left without an active fact;
+``mend_wanted`` builds or compacts the logs a search found lacking (``mend_wants``), after a
+write has committed and on close, each in a transaction of its own; ``compact_all`` compacts
+every log for an erasure's scrub. The chunks are appended by ``log_appends`` and written
+whole by ``log_builds``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-
-import numpy as np
+from contextlib import suppress
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
 from eden_memory.adapters.stores.sqlite.connection import transaction
 from eden_memory.adapters.stores.sqlite.decoding import Undecodable
 from eden_memory.adapters.stores.sqlite.space import read_space
-from eden_memory.adapters.stores.sqlite.vectors.chunks import DamagedChunk, Entry
-from eden_memory.adapters.stores.sqlite.vectors.log_appends import append, changes_since
+from eden_memory.adapters.stores.sqlite.vectors.chunks import DamagedChunk
+from eden_memory.adapters.stores.sqlite.vectors.log_appends import Added, append, changes_since
 from eden_memory.adapters.stores.sqlite.vectors.log_builds import build, compact
 from eden_memory.adapters.stores.sqlite.vectors.logs import (
     WHERE_KEY,
@@ -37,29 +36,53 @@ from eden_memory.adapters.stores.sqlite.vectors.logs import (
     save_row,
     usable,
 )
-from eden_memory.adapters.stores.sqlite.vectors.partition import Matrix, Rows, unit_rows
+from eden_memory.adapters.stores.sqlite.vectors.mend_wants import MendWants
 from eden_memory.domain.embedding_space import EmbeddingSpace
+from eden_memory.domain.errors import StoreError
 
 
-@dataclass
-class Added:
-    """Active facts a write inserted into one partition, with their float32 rows."""
+class VectorLogWriter:
+    """``dtype``: the type a new partition's log starts in, the searcher's (None: none
+    starts, existing logs are still followed). ``wants``: shared with the searcher's index."""
 
-    ids: list[str] = field(default_factory=list)
-    parts: list[Matrix] = field(default_factory=list)
+    def __init__(self, dtype: str | None, wants: MendWants | None = None) -> None:
+        self.dtype = dtype
+        self.wants = wants or MendWants()
 
-    def extend(self, ids: list[str], rows: Matrix) -> None:
-        self.ids.extend(ids)
-        self.parts.append(rows)
+    def follow(
+        self,
+        conn: sqlite3.Connection,
+        before: Mapping[KeyCols, int],
+        seq: int,
+        added: Mapping[KeyCols, Added] | None = None,
+        space: EmbeddingSpace | None = None,
+    ) -> None:
+        """Append this transaction's changes to the logs of the partitions it touched.
 
-    def entry(self, dtype: type[np.floating]) -> Entry:
-        """Unit rows in the log's type, as ``changes_since`` would read them back."""
-        joined = np.concatenate(self.parts) if len(self.parts) > 1 else self.parts[0].copy()
-        rows: Rows = unit_rows(joined).astype(dtype)
-        return Entry([], self.ids, rows)
+        ``before``: each touched partition's stamp before the transaction (0: it never held
+        a fact). ``added``: the partitions this transaction only inserted active facts into,
+        with those facts' rows. ``space``: the store's, if the caller knows it. Call inside
+        the transaction.
+        """
+        _follow(conn, self.dtype, before, seq, added, space)
+
+    def mend_wanted(self, conn: sqlite3.Connection) -> None:
+        """Build or compact the logs a search found missing or mostly dead (in the writer's
+        type, the searcher's). The logs follow the fact rows: a failure leaves the rows to be
+        read again next time, never an error. Call outside a transaction."""
+        if self.dtype is None:
+            return
+        for key, seen in self.wants.take():
+            with suppress(sqlite3.Error, StoreError, UnicodeDecodeError):
+                _mend(conn, key, self.dtype, seen)
+
+    def compact_all(self, conn: sqlite3.Connection) -> None:
+        """Compact every log, so no removed fact's vector stays in a chunk (call in a write
+        transaction). A log that does not decode is dropped."""
+        _compact_all(conn)
 
 
-def follow(
+def _follow(
     conn: sqlite3.Connection,
     dtype: str | None,
     before: Mapping[KeyCols, int],
@@ -67,13 +90,6 @@ def follow(
     added: Mapping[KeyCols, Added] | None = None,
     space: EmbeddingSpace | None = None,
 ) -> None:
-    """Append this transaction's changes to the logs of the partitions it touched.
-
-    ``dtype``: the type a new partition's log starts in (None: none starts). ``before``: each
-    touched partition's stamp before the transaction (0: it never held a fact). ``added``:
-    the partitions this transaction only inserted active facts into, with those facts' rows.
-    ``space``: the store's, if the caller knows it. Call inside the transaction.
-    """
     added = added or {}
     for key, old_seq in before.items():
         logs = _logs(conn, key)
@@ -114,7 +130,7 @@ def _follow_one(
         drop(conn, row.log)  # a search reads the fact rows, and has it built
 
 
-def mend(conn: sqlite3.Connection, key: KeyCols, dtype: str, seen: int | None) -> None:
+def _mend(conn: sqlite3.Connection, key: KeyCols, dtype: str, seen: int | None) -> None:
     """What a search asked for the partition's log of ``dtype``, in one write transaction:
     built from the fact rows (``seen`` None: the search found none it could use), or
     compacted (``seen``: the rows the search found in it; skipped if another process
@@ -136,9 +152,7 @@ def mend(conn: sqlite3.Connection, key: KeyCols, dtype: str, seen: int | None) -
             compact(conn, row)
 
 
-def compact_all(conn: sqlite3.Connection) -> None:
-    """Compact every log, so no removed fact's vector stays in a chunk (call in a write
-    transaction). A log that does not decode is dropped."""
+def _compact_all(conn: sqlite3.Connection) -> None:
     try:
         rows = every_log(conn)
     except Undecodable:

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.ranking import keyword
-from eden_memory.adapters.stores.sqlite.ranking.keyword import fts_query, query_words
+from eden_memory.adapters.stores.sqlite.keyword import scoring as keyword
+from eden_memory.adapters.stores.sqlite.keyword.scoring import fts_query, query_words
 from eden_memory.domain.idf import FTS5_IDF_FLOOR
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import Fact

@@ -13,14 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.ddl import CREATE_V1
-from eden_memory.adapters.stores.sqlite.keyword_index import (
+from eden_memory.adapters.stores.sqlite.keyword import scoring as keyword
+from eden_memory.adapters.stores.sqlite.keyword.mending import (
     TOKENIZE,
     UPDATE_TRIGGER_BY_PK,
     index_damaged,
 )
-from eden_memory.adapters.stores.sqlite.keyword_partitions import PK_BITS, rowid_ranges
-from eden_memory.adapters.stores.sqlite.ranking import keyword
+from eden_memory.adapters.stores.sqlite.keyword.partitions import PK_BITS, rowid_ranges
+from eden_memory.adapters.stores.sqlite.migrations.v01_layout import CREATE_V1
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.keyword_index import TOKENIZE_V1
+from eden_memory.adapters.stores.sqlite.keyword.mending import TOKENIZE_V1
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus

@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.keyword_partitions import (
+from eden_memory.adapters.stores.sqlite.keyword.partitions import (
     PK_BITS,
     number_partitions,
     rebuild,
 )
-from eden_memory.adapters.stores.sqlite.ranking.keyword import first_varint, indexed_facts
+from eden_memory.adapters.stores.sqlite.keyword.scoring import first_varint, indexed_facts
 from eden_memory.adapters.stores.sqlite.schema import prepare
 from tests.unit.adapters.sqlite.test_sqlite_keyword import VIEWER, fact
 

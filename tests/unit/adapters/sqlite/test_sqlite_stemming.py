@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.adapters.stores.sqlite.keyword_index import (
+from eden_memory.adapters.stores.sqlite.keyword import scoring as keyword
+from eden_memory.adapters.stores.sqlite.keyword.mending import (
     TOKENIZE,
     TOKENIZE_V1,
     index_damaged,
 )
-from eden_memory.adapters.stores.sqlite.ranking import keyword
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId

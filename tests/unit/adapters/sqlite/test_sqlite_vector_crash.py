@@ -22,7 +22,7 @@ from eden_memory.adapters.stores.sqlite.codec import vector_blob
 from eden_memory.adapters.stores.sqlite.connection import connect
 from eden_memory.adapters.stores.sqlite.facts.rows import INSERT_FACT, fact_key, insert_params
 from eden_memory.adapters.stores.sqlite.revisions import Changes
-from eden_memory.adapters.stores.sqlite.vectors.log_writes import compact_all
+from eden_memory.adapters.stores.sqlite.vectors.log_writes import VectorLogWriter
 from eden_memory.domain.ids import FactId
 from tests.unit.adapters.sqlite.test_sqlite_vector_logs import fact, ranked, truth, vectors
 
@@ -32,10 +32,9 @@ DIED = 3
 def _die_writing(path: str) -> None:
     """Insert 200 facts one transaction, chunks appended and merged, then die before COMMIT."""
     conn = connect(Path(path))
-    conn.vector_dtype = "float16"
     conn.execute("PRAGMA cache_size = 4")  # uncommitted pages reach the write-ahead log
     conn.execute("BEGIN IMMEDIATE")
-    changes = Changes(conn)
+    changes = Changes(conn, VectorLogWriter("float16"))
     for n in range(1000, 1200):
         ghost = fact(n)
         seq = changes.facts(fact_key(ghost))
@@ -51,7 +50,7 @@ def _die_compacting(path: str) -> None:
     conn = connect(Path(path))
     conn.execute("PRAGMA cache_size = 4")
     conn.execute("BEGIN IMMEDIATE")
-    compact_all(conn)
+    VectorLogWriter("float16").compact_all(conn)
     os._exit(DIED)
 
 

@@ -8,6 +8,7 @@ its append, a damaged or missing log, and mostly-dead logs.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from eden_memory.adapters.stores.sqlite.connection import connect
 from eden_memory.adapters.stores.sqlite.facts.rows import INSERT_FACT, fact_key, insert_params
 from eden_memory.adapters.stores.sqlite.revisions import Changes
 from eden_memory.adapters.stores.sqlite.schema import SCHEMA_VERSION
+from eden_memory.adapters.stores.sqlite.vectors.log_writes import VectorLogWriter
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact, FactStatus
@@ -152,9 +154,8 @@ async def test_an_append_whose_transaction_rolled_back_leaves_no_chunk(path: Pat
     before = the_row(path), chunk_rows(path)
     # A writer whose transaction appended to the log, then rolled back.
     conn = connect(path)
-    conn.vector_dtype = "float16"
     conn.execute("BEGIN IMMEDIATE")
-    changes = Changes(conn)
+    changes = Changes(conn, VectorLogWriter("float16"))
     ghost = fact(99)
     seq = changes.facts(fact_key(ghost))
     conn.execute(INSERT_FACT, insert_params(ghost, vector_blob([0.0, 0.0, 1.0]), seq))
@@ -297,3 +298,25 @@ async def test_after_a_scrub_no_chunk_holds_a_deleted_facts_vector(path: Path) -
         assert [h.id for h in found] == truth(path, query)
     assert gone not in on_disk(path)
     assert the_row(path)[1:] == (1, 9)
+
+
+def log_count(path: Path) -> int:
+    with sqlite3.connect(path) as raw:
+        (count,) = raw.execute("SELECT COUNT(*) FROM vector_logs").fetchone()
+    return int(count)
+
+
+async def test_a_search_writes_no_log_and_the_writer_builds_it_after_its_next_write(
+    path: Path,
+) -> None:
+    async with await open_sqlite(path) as store:
+        await store.facts.add_facts([fact(n) for n in range(3)], vectors(3))
+    with sqlite3.connect(path) as raw:
+        raw.execute("DELETE FROM vector_chunks")
+        raw.execute("DELETE FROM vector_logs")
+    async with await open_sqlite(path) as store:
+        await store.ranking.semantic_ranking([1.0, 0.0, 0.0], VIEWER, 10, space=SPACE)
+        await asyncio.sleep(0.05)  # nothing was scheduled behind the search
+        assert log_count(path) == 0
+        await store.facts.add_facts([fact(3)], vectors(1, seed=2))
+        assert the_row(path)[1:] == (1, 4)  # built from the rows once the write committed

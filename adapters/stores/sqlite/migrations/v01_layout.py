@@ -1,8 +1,14 @@
-"""The layout of a version-1 store file, as SQL.
+"""Version 1: the layout of a new store file, as SQL.
 
-``schema`` creates it in a new file; later versions change it through migrations, never by
-editing this text (a file made by an older release must still upgrade step by step).
+``create`` makes it in a new file; later versions change it through their own modules,
+never by editing this text (a file made by an older release must still upgrade step by step).
 """
+
+from __future__ import annotations
+
+import sqlite3
+
+from eden_memory.adapters.stores.sqlite.migrations.script import run_script
 
 # Every table keys its owner as (agent_id, scope, owner): owner is the user id of a user
 # key, the session id of a session key, '' for an agent key. '' rather than NULL, because
@@ -118,57 +124,6 @@ CREATE INDEX messages_pending ON messages (agent_id, session_id, formed, sent_us
 CREATE INDEX messages_author ON messages (agent_id, author_id);
 """
 
-# Version 7: which vector file of a partition is valid, up to where (``vector_files``).
-CREATE_VECTOR_FILES = """
-CREATE TABLE IF NOT EXISTS vector_files (
-    agent_id TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL,
-    dtype TEXT NOT NULL,  -- float16 or float32: how the file holds the unit rows
-    token BLOB NOT NULL,  -- random, also in the file's header: names this file
-    model TEXT NOT NULL, dim INTEGER NOT NULL,  -- the space of its vectors
-    seq INTEGER NOT NULL,  -- the partition's fact stamp the valid bytes bring it to
-    bytes INTEGER NOT NULL,  -- how many bytes of the file are valid
-    written INTEGER NOT NULL,  -- rows in those bytes, live or since replaced or removed
-    PRIMARY KEY (agent_id, scope, owner, dtype)
-) WITHOUT ROWID
-"""
 
-# Version 11: each partition's vectors as a log of chunk rows, per type (``vector_logs``),
-# written in the same transaction as the facts. ``vector_files`` and the files are gone.
-CREATE_VECTOR_LOGS = """
-CREATE TABLE IF NOT EXISTS vector_logs (
-    agent_id TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL,
-    dtype TEXT NOT NULL,  -- float16 or float32: how its chunks hold the unit rows
-    model TEXT NOT NULL, dim INTEGER NOT NULL,  -- the space of its rows
-    seq INTEGER NOT NULL,  -- the partition's fact stamp its chunks bring it to
-    chunks INTEGER NOT NULL,  -- chunk rows, numbered from 0
-    written INTEGER NOT NULL,  -- rows in them, live or since replaced or removed
-    PRIMARY KEY (agent_id, scope, owner, dtype)
-) WITHOUT ROWID
-"""
-CREATE_VECTOR_CHUNKS = """
-CREATE TABLE IF NOT EXISTS vector_chunks (
-    agent_id TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, dtype TEXT NOT NULL,
-    chunk_no INTEGER NOT NULL,  -- its place in the log
-    count INTEGER NOT NULL,  -- rows it writes
-    removed BLOB NOT NULL,  -- NUL-separated ids that left the partition before its rows
-    ids BLOB NOT NULL,  -- NUL-separated ids of its rows
-    rows BLOB NOT NULL,  -- their unit rows, C order; last, so reading the ids skips them
-    PRIMARY KEY (agent_id, scope, owner, dtype, chunk_no)
-)
-"""
-
-# Version 12: the rendered contexts kept with their sessions (``sqlite_contexts``), one per
-# session and variant (user and active scopes); ``revisions`` is a JSON list of integers.
-# A rowid table: a context is kilobytes of XML, too large a row for WITHOUT ROWID.
-CREATE_SESSION_CONTEXTS = """
-CREATE TABLE IF NOT EXISTS session_contexts (
-    pk INTEGER PRIMARY KEY,
-    agent_id TEXT NOT NULL, session_id TEXT NOT NULL, variant TEXT NOT NULL,
-    built_us INTEGER NOT NULL, until_us INTEGER,
-    facts INTEGER NOT NULL,
-    revisions TEXT NOT NULL,
-    xml TEXT NOT NULL,
-    UNIQUE (agent_id, session_id, variant)
-);
-CREATE INDEX IF NOT EXISTS session_contexts_age ON session_contexts (agent_id, built_us);
-"""
+def create(conn: sqlite3.Connection) -> None:
+    run_script(conn, CREATE_V1)

@@ -28,7 +28,7 @@ import unicodedata
 
 from eden_memory.adapters.stores.sqlite.codec import placeholders
 from eden_memory.adapters.stores.sqlite.decoding import decoding
-from eden_memory.adapters.stores.sqlite.keyword_partitions import (
+from eden_memory.adapters.stores.sqlite.keyword.partitions import (
     PK_MASK,
 )
 from eden_memory.adapters.stores.stemming import porter_stem

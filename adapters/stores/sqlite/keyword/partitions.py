@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from eden_memory.adapters.stores.sqlite.codec import KeyCols
 from eden_memory.adapters.stores.sqlite.decoding import as_int
-from eden_memory.adapters.stores.sqlite.keyword_index import TOKENIZE
+from eden_memory.adapters.stores.sqlite.keyword.mending import TOKENIZE
 from eden_memory.domain.errors import StoreError
 from eden_memory.domain.models import Fact
 
@@ -109,6 +109,11 @@ def rebuild(conn: sqlite3.Connection) -> None:
     """Empty the index and fill it again from the active facts."""
     conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('delete-all')")
     fill(conn)
+
+
+def optimize(conn: sqlite3.Connection) -> None:
+    """Merge the index's segments: what an erasure removed stays in no old segment."""
+    conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
 
 
 def index_batch(conn: sqlite3.Connection, first_pk: int, facts: Sequence[Fact]) -> None:
