@@ -68,9 +68,9 @@ def hit_evidence(
             if h.id not in wanted:
                 continue
             if h.semantic_score is not None:
-                semantic[h.id] = max(h.semantic_score, semantic.get(h.id) or -1.0)
+                semantic[h.id] = max(h.semantic_score, semantic.get(h.id, -1.0))
             if h.keyword_coverage is not None:
-                coverage[h.id] = max(h.keyword_coverage, coverage.get(h.id) or 0.0)
+                coverage[h.id] = max(h.keyword_coverage, coverage.get(h.id, 0.0))
     return semantic, coverage
 
 

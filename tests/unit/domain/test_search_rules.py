@@ -166,3 +166,20 @@ def test_a_search_abstains_only_when_every_hit_is_known_to_be_under_a_positive_l
 ) -> None:
     expected = bool(judged) and line > 0 and all(r is not None and r < line for r in judged)
     assert abstains(judged, line) is expected
+
+
+def test_a_cosine_of_zero_is_evidence_a_lower_cosine_does_not_replace() -> None:
+    lists = [[FusedHit("f1", 0.5, semantic_score=0.0)], [FusedHit("f1", 0.4, semantic_score=-0.2)]]
+    semantic, _ = hit_evidence({"f1"}, lists)
+    assert semantic == {"f1": 0.0}
+
+
+@given(LISTS, st.sets(IDS))
+def test_a_hit_s_semantic_evidence_is_its_best_cosine_among_the_wanted(
+    lists: list[list[FusedHit]], wanted: set[str]
+) -> None:
+    semantic, _ = hit_evidence(wanted, lists)
+    for fact in wanted:
+        found = [h.semantic_score for hits in lists for h in hits if h.id == fact]
+        known = [s for s in found if s is not None]
+        assert semantic.get(fact) == (max(known) if known else None)
