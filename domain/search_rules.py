@@ -9,10 +9,13 @@ search holds its hits back (abstains). What the numbers mean is ``domain/relevan
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
+from typing import TypeVar
 
 from eden_memory.domain.ranking import FusedHit, Fusion, FusionRule, FusionWeights
 from eden_memory.domain.relevance import Backdrop, SemanticScale, answerable, hit_relevance
 from eden_memory.domain.settings import SearchSettings
+
+T = TypeVar("T")
 
 
 def retrieval_depth(k: int, s: SearchSettings) -> int:
@@ -114,3 +117,11 @@ def abstains(relevances: list[float | None], line: float) -> bool:
     """Whether a search holds back every hit: it has some, abstention is on, and none is
     answerable at ``line`` (``domain.relevance.answerable``)."""
     return bool(relevances) and line > 0 and not answerable(relevances, line)
+
+
+def abstained(
+    found: Sequence[T], relevances: list[float | None], line: float
+) -> tuple[list[T], list[T]]:
+    """``found`` as what is shown and what is held back: all held back when the search
+    abstains, none otherwise."""
+    return ([], list(found)) if abstains(relevances, line) else (list(found), [])

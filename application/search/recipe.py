@@ -41,7 +41,7 @@ from eden_memory.domain.models import Fact
 from eden_memory.domain.ranking import FusionRule
 from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.domain.search_rules import (
-    abstains,
+    abstained,
     abstention_line,
     floored_rule,
     unfloored_rule,
@@ -106,8 +106,8 @@ class FactSearch:
         rel = await stage(
             "read_facts", self._relevance.of(asked, chosen.hits, raised, lists, vectors)
         )
-        line, listed = abstention_line(self.settings, asked.thresholds), results(chosen, read, rel)
-        shown, held = ([], listed) if abstains(rel, line) else (listed, [])
+        line = abstention_line(self.settings, asked.thresholds)
+        shown, held = abstained(results(chosen, read, rel), rel, line)
         span.set("eden_memory.search.abstained", len(held))
         shown = await self._newer_first(stage, shown, asked.own)
         await self._tracked(stage, shown)

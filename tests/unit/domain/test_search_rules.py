@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from eden_memory.domain.ranking import FusedHit, Fusion
 from eden_memory.domain.relevance import Backdrop, SemanticScale
 from eden_memory.domain.search_rules import (
+    abstained,
     abstains,
     abstention_line,
     backdrops,
@@ -183,3 +184,12 @@ def test_a_hit_s_semantic_evidence_is_its_best_cosine_among_the_wanted(
         found = [h.semantic_score for hits in lists for h in hits if h.id == fact]
         known = [s for s in found if s is not None]
         assert semantic.get(fact) == (max(known) if known else None)
+
+
+@given(st.lists(RELEVANCES, max_size=6), st.floats(-1.0, 1.0))
+def test_an_abstaining_search_holds_back_every_hit_and_any_other_holds_back_none(
+    judged: list[float | None], line: float
+) -> None:
+    found = [f"f{i}" for i in range(len(judged))]
+    shown, held = abstained(found, judged, line)
+    assert (held, shown) == ((found, []) if abstains(judged, line) else ([], found))
