@@ -1,6 +1,6 @@
 """What a search takes and gives: its modes, arguments, results and debug detail.
 
-Apart from ``application/search.py`` (how a search runs) so that hosts, the CLI and the
+Apart from ``application/search/`` (how a search runs) so that hosts, the CLI and the
 console can read a search's shapes without its machinery.
 """
 

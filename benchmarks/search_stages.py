@@ -38,8 +38,8 @@ from benchmarks.scale import load as machine_load
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application import search as search_module
 from eden_memory.application.search import SearchMode
+from eden_memory.application.search import retrieve as search_module
 from eden_memory.application.service import MemoryService
 
 TOP_K = 10
