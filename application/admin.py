@@ -74,7 +74,7 @@ class Admin(Management):
     ) -> list[ScopeStats]:
         """Per scope: words, limits, buffers; ``agent_settings``: the agent's own limits."""
         return await scope_stats(
-            self.stores.facts,
+            self.stores.fact_reads,
             self.stores.buffers,
             self._effective(agent_settings),
             _keys(agent_id, user_id, session_id),
@@ -107,12 +107,14 @@ class Admin(Management):
         (``shown``, the context's ``facts``): what to say beside an empty context."""
         settings = conversation.effective(self.settings)
         scopes = conversation.active(settings)
-        return await fact_window(self.stores.facts, scopes, shown, settings.facts)
+        return await fact_window(self.stores.fact_reads, scopes, shown, settings.facts)
 
     async def agents_with_memory(self, after: str | None = None, limit: int = 50) -> OwnerPage:
         """A page of the store's agents that hold memory (facts of any status or notes, in any
         scope), ascending; ``next_after`` continues it."""
-        return await agents_with_memory(self.stores.facts, self.stores.buffers, after, limit)
+        return await agents_with_memory(
+            self.stores.fact_records, self.stores.note_records, after, limit
+        )
 
     async def users_with_memory(
         self, agent_id: str, after: str | None = None, limit: int = 50
@@ -121,27 +123,30 @@ class Admin(Management):
         ascending; ``next_after`` continues it."""
         stores = self.stores
         agent = agent_id_of(agent_id)
-        return await users_with_memory(stores.facts, stores.buffers, agent, after, limit)
+        return await users_with_memory(stores.fact_reads, stores.note_records, agent, after, limit)
 
     async def sessions_with_memory(
         self, agent_id: str, after: str | None = None, limit: int = 50
     ) -> OwnerPage:
         """A page of the agent's sessions that hold notes (a blob or reflections)."""
         agent = agent_id_of(agent_id)
-        return await sessions_with_memory(self.stores.buffers, agent, after, limit)
+        return await sessions_with_memory(self.stores.note_records, agent, after, limit)
 
     async def resolve_fact_id(self, agent_id: str, given: str) -> FactId:
         """The fact a whole id, or the first characters of one, names (``lookup``): for ids a
         person types, where a cut id must work or say which facts it could mean."""
         agent = agent_id_of(agent_id)
         found = await resolve(
-            agent, given, "fact", lambda p, n: self.stores.facts.ids_starting_with(agent, p, n)
+            agent,
+            given,
+            "fact",
+            lambda p, n: self.stores.fact_records.ids_starting_with(agent, p, n),
         )
         return FactId(found)
 
     async def resolve_reflection_id(self, agent_id: str, given: str) -> ReflectionId:
         """``resolve_fact_id`` for a reflection."""
-        agent, buffers = agent_id_of(agent_id), self.stores.buffers
+        agent, buffers = agent_id_of(agent_id), self.stores.note_records
         found = await resolve(
             agent,
             given,
@@ -177,12 +182,17 @@ class Admin(Management):
         agents = [AgentId(a) for a in check_id_list(agent_ids, "agent_ids", "agent_id")]
         if count("batch_size", batch_size) == 0:  # a page of none would re-embed nothing
             raise InvalidInputError("batch_size must be 1 or more, got 0")
-        return await reembed(self.stores.facts, self.embedder, agents, batch_size, on_progress)
+        return await reembed(
+            self.stores.fact_records, self.embedder, agents, batch_size, on_progress
+        )
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
         """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
         return export_agent(
-            self.stores.facts, self.stores.buffers, agent_id_of(agent_id), self.clock.now()
+            self.stores.fact_records,
+            self.stores.note_records,
+            agent_id_of(agent_id),
+            self.clock.now(),
         )
 
     async def import_lines(

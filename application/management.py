@@ -77,7 +77,7 @@ class Management:
             *page(limit, offset),
             after,
         )
-        return await self.stores.facts.list_facts(query)
+        return await self.stores.fact_records.list_facts(query)
 
     async def get_fact(self, agent_id: str, fact_id: str) -> Fact:
         return await self._fact(*_fact_ids(agent_id, fact_id))
@@ -128,7 +128,7 @@ class Management:
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:
         """Remove a fact for good (a person's decision, unlike an LLM's retirement)."""
         fact = await self.get_fact(agent_id, fact_id)
-        await self.stores.facts.delete_facts([fact.id])
+        await self.stores.fact_records.delete_facts([fact.id])
 
     # Reflections -------------------------------------------------------------------
 
@@ -189,7 +189,7 @@ class Management:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
         what = f"reflection {current.id}"
         unchanged(what, based_on, current)
-        write = self.stores.buffers.update_reflection(
+        write = self.stores.note_records.update_reflection(
             current.revised(text, self.clock.now(), reason), based_on
         )
         return await saved(write, what, based_on, lambda: self._reflection(*ids))
@@ -198,7 +198,7 @@ class Management:
         current = await self._reflection(*_reflection_ids(agent_id, reflection_id))
         if current.absorbed:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
-        await self.stores.buffers.delete_reflections([current.id])
+        await self.stores.note_records.delete_reflections([current.id])
 
     # Consolidated blobs ------------------------------------------------------------
 

@@ -65,7 +65,7 @@ from eden_memory.domain.vectors import cosine
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.reranker import Reranker
-from eden_memory.ports.stores import FactRanking, FactStore
+from eden_memory.ports.stores import FactRanking, FactReads
 from eden_memory.ports.telemetry import Attribute, Span, Telemetry
 
 __all__ = [  # the shapes, where hosts have always imported them from
@@ -82,7 +82,7 @@ __all__ = [  # the shapes, where hosts have always imported them from
 
 @dataclass
 class FactSearch:
-    facts: FactStore
+    facts: FactReads
     ranking: FactRanking
     embedder: Embedder
     clock: Clock

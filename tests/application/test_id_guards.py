@@ -51,14 +51,19 @@ class Watched:
         def noting(part: object) -> Any:
             return cast(Any, Noting(part, self.called))
 
+        facts, sessions, buffers = (noting(p) for p in (inner.facts, inner.sessions, inner.buffers))
         self.stores = Stores(
-            noting(inner.facts),
-            noting(inner.ranking),
-            noting(inner.sessions),
-            noting(inner.buffers),
-            noting(inner.revisions),
-            noting(inner.contexts),
-            inner.close,
+            facts=facts,
+            fact_reads=facts,
+            fact_records=facts,
+            ranking=noting(inner.ranking),
+            sessions=sessions,
+            session_records=sessions,
+            buffers=buffers,
+            note_records=buffers,
+            revisions=noting(inner.revisions),
+            contexts=noting(inner.contexts),
+            close=inner.close,
         )
 
 
