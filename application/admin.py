@@ -1,8 +1,9 @@
 """``Admin``: everything a host does to memory outside a conversation, behind one face.
 
 ``MemoryService`` keeps the hot path and the session lifecycle; what an operator, a memory
-UI or a maintenance job does — read and edit records (``Management``), stats, erasure,
-export and import, ingestion, re-embedding — is ``memory.admin``. None of it touches the
+UI or a maintenance job does — read and edit records (``Management``, which ``Admin`` holds
+and whose methods it offers as its own), stats, erasure, export and import, ingestion,
+re-embedding — is ``memory.admin``. None of it touches the
 context cache: every change moves the store's revision counters, which the cache reads.
 """
 
@@ -26,7 +27,7 @@ from eden_memory.application.inspection import (
 )
 from eden_memory.application.lookup import resolve
 from eden_memory.application.maintenance import reembed
-from eden_memory.application.management import Management
+from eden_memory.application.management import Management, Offered
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.owners import (
     OwnerPage,
@@ -52,17 +53,42 @@ from eden_memory.domain.ids import (
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.domain.settings import MemorySettings
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.stores import Stores
 
 
 @dataclass
-class Admin(Management):
-    """Records (inherited from ``Management``), stats, erasure, portability and maintenance.
+class Admin:
+    """Records (``records``, a ``Management``), stats, erasure, portability and maintenance.
 
     ``meter`` counts every LLM and embedding call of the service (``snapshot()``)."""
 
+    stores: Stores
+    embedder: Embedder
+    clock: Clock
+    settings: MemorySettings
     meter: UsageMeter = field(default_factory=UsageMeter)
     # Rebuilds blobs an erasure took notes from; None: they are flagged for a later rebuild.
     consolidator: Consolidator | None = None
+    records: Management = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.records = Management(self.stores, self.embedder, self.clock, self.settings)
+
+    # What a memory UI reads and edits, offered from ``records`` under the same names.
+    list_facts = Offered(Management.list_facts)
+    get_fact = Offered(Management.get_fact)
+    fact_history = Offered(Management.fact_history)
+    edit_fact = Offered(Management.edit_fact)
+    delete_fact = Offered(Management.delete_fact)
+    list_reflections = Offered(Management.list_reflections)
+    get_reflection = Offered(Management.get_reflection)
+    reflection_history = Offered(Management.reflection_history)
+    edit_reflection = Offered(Management.edit_reflection)
+    delete_reflection = Offered(Management.delete_reflection)
+    get_consolidated = Offered(Management.get_consolidated)
+    replace_consolidated = Offered(Management.replace_consolidated)
 
     async def stats(
         self,

@@ -7,7 +7,10 @@ id and key is checked here, before any store sees it, so a bad one is refused th
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
 from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
@@ -234,3 +237,32 @@ def _fact_ids(agent_id: object, fact_id: object) -> tuple[AgentId, FactId]:
 
 def _reflection_ids(agent_id: object, reflection_id: object) -> tuple[AgentId, ReflectionId]:
     return agent_id_of(agent_id), ReflectionId(check_id(reflection_id, "reflection_id"))
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class HoldsRecords(Protocol):
+    @property
+    def records(self) -> Management: ...
+
+
+class Offered(Generic[P, R]):
+    """A ``Management`` method offered by a face that holds one as ``records`` (``Admin``):
+    composition with the method's own signature and docstring, and no forwarding body."""
+
+    def __init__(self, method: Callable[Concatenate[Management, P], R]) -> None:
+        self._method = method
+        self.__doc__ = method.__doc__
+
+    @overload
+    def __get__(self, holder: None, owner: type) -> Offered[P, R]: ...
+
+    @overload
+    def __get__(self, holder: HoldsRecords, owner: type) -> Callable[P, R]: ...
+
+    def __get__(self, holder: HoldsRecords | None, owner: type) -> Offered[P, R] | Callable[P, R]:
+        if holder is None:
+            return self
+        return functools.partial(self._method, holder.records)
