@@ -79,22 +79,26 @@ class FaultyStore:
 
 def faulty_stores(inner: Stores, plan: FaultPlan) -> Stores:
     """Every part of a store, its async methods numbered by one plan."""
+    return wrapped_stores(inner, lambda part: FaultyStore(part, plan))
 
-    def faulty(part: object) -> Any:
-        return cast(Any, FaultyStore(part, plan))
 
-    facts, sessions, buffers = (faulty(p) for p in (inner.facts, inner.sessions, inner.buffers))
+def wrapped_stores(inner: Stores, wrap: Callable[[object], object]) -> Stores:
+    """Every part of ``inner`` wrapped once: one wrapper serves each concern's ports, as one
+    adapter object does."""
+    facts, sessions, buffers = (
+        cast(Any, wrap(p)) for p in (inner.facts, inner.sessions, inner.buffers)
+    )
     return Stores(
         facts=facts,
         fact_reads=facts,
         fact_records=facts,
-        ranking=faulty(inner.ranking),
+        ranking=cast(Any, wrap(inner.ranking)),
         sessions=sessions,
         session_records=sessions,
         buffers=buffers,
         note_records=buffers,
-        revisions=faulty(inner.revisions),
-        contexts=faulty(inner.contexts),
+        revisions=cast(Any, wrap(inner.revisions)),
+        contexts=cast(Any, wrap(inner.contexts)),
         close=inner.close,
     )
 
