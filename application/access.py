@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from eden_memory.domain.ids import FactId
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactReads
 
 
 class AccessTracker:
-    def __init__(self, store: FactStore, max_pending: int = 500) -> None:
+    def __init__(self, store: FactReads, max_pending: int = 500) -> None:
         self._store = store
         self._max_pending = max_pending
         self._counts: Counter[FactId] = Counter()

@@ -1,8 +1,9 @@
 """``Admin``: everything a host does to memory outside a conversation, behind one face.
 
 ``MemoryService`` keeps the hot path and the session lifecycle; what an operator, a memory
-UI or a maintenance job does — read and edit records (``Management``), stats, erasure,
-export and import, ingestion, re-embedding — is ``memory.admin``. None of it touches the
+UI or a maintenance job does — read and edit records (``Management``, which ``Admin`` holds
+and whose methods it offers as its own), stats, erasure, export and import, ingestion,
+re-embedding — is ``memory.admin``. None of it touches the
 context cache: every change moves the store's revision counters, which the cache reads.
 """
 
@@ -26,7 +27,7 @@ from eden_memory.application.inspection import (
 )
 from eden_memory.application.lookup import resolve
 from eden_memory.application.maintenance import reembed
-from eden_memory.application.management import Management
+from eden_memory.application.management import Management, Offered
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.owners import (
     OwnerPage,
@@ -52,17 +53,42 @@ from eden_memory.domain.ids import (
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.domain.settings import MemorySettings
+from eden_memory.ports.clock import Clock
+from eden_memory.ports.embedder import Embedder
+from eden_memory.ports.stores import Stores
 
 
 @dataclass
-class Admin(Management):
-    """Records (inherited from ``Management``), stats, erasure, portability and maintenance.
+class Admin:
+    """Records (``records``, a ``Management``), stats, erasure, portability and maintenance.
 
     ``meter`` counts every LLM and embedding call of the service (``snapshot()``)."""
 
+    stores: Stores
+    embedder: Embedder
+    clock: Clock
+    settings: MemorySettings
     meter: UsageMeter = field(default_factory=UsageMeter)
     # Rebuilds blobs an erasure took notes from; None: they are flagged for a later rebuild.
     consolidator: Consolidator | None = None
+    records: Management = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.records = Management(self.stores, self.embedder, self.clock, self.settings)
+
+    # What a memory UI reads and edits, offered from ``records`` under the same names.
+    list_facts = Offered(Management.list_facts)
+    get_fact = Offered(Management.get_fact)
+    fact_history = Offered(Management.fact_history)
+    edit_fact = Offered(Management.edit_fact)
+    delete_fact = Offered(Management.delete_fact)
+    list_reflections = Offered(Management.list_reflections)
+    get_reflection = Offered(Management.get_reflection)
+    reflection_history = Offered(Management.reflection_history)
+    edit_reflection = Offered(Management.edit_reflection)
+    delete_reflection = Offered(Management.delete_reflection)
+    get_consolidated = Offered(Management.get_consolidated)
+    replace_consolidated = Offered(Management.replace_consolidated)
 
     async def stats(
         self,
@@ -74,7 +100,7 @@ class Admin(Management):
     ) -> list[ScopeStats]:
         """Per scope: words, limits, buffers; ``agent_settings``: the agent's own limits."""
         return await scope_stats(
-            self.stores.facts,
+            self.stores.fact_reads,
             self.stores.buffers,
             self._effective(agent_settings),
             _keys(agent_id, user_id, session_id),
@@ -107,12 +133,14 @@ class Admin(Management):
         (``shown``, the context's ``facts``): what to say beside an empty context."""
         settings = conversation.effective(self.settings)
         scopes = conversation.active(settings)
-        return await fact_window(self.stores.facts, scopes, shown, settings.facts)
+        return await fact_window(self.stores.fact_reads, scopes, shown, settings.facts)
 
     async def agents_with_memory(self, after: str | None = None, limit: int = 50) -> OwnerPage:
         """A page of the store's agents that hold memory (facts of any status or notes, in any
         scope), ascending; ``next_after`` continues it."""
-        return await agents_with_memory(self.stores.facts, self.stores.buffers, after, limit)
+        return await agents_with_memory(
+            self.stores.fact_records, self.stores.note_records, after, limit
+        )
 
     async def users_with_memory(
         self, agent_id: str, after: str | None = None, limit: int = 50
@@ -121,27 +149,30 @@ class Admin(Management):
         ascending; ``next_after`` continues it."""
         stores = self.stores
         agent = agent_id_of(agent_id)
-        return await users_with_memory(stores.facts, stores.buffers, agent, after, limit)
+        return await users_with_memory(stores.fact_reads, stores.note_records, agent, after, limit)
 
     async def sessions_with_memory(
         self, agent_id: str, after: str | None = None, limit: int = 50
     ) -> OwnerPage:
         """A page of the agent's sessions that hold notes (a blob or reflections)."""
         agent = agent_id_of(agent_id)
-        return await sessions_with_memory(self.stores.buffers, agent, after, limit)
+        return await sessions_with_memory(self.stores.note_records, agent, after, limit)
 
     async def resolve_fact_id(self, agent_id: str, given: str) -> FactId:
         """The fact a whole id, or the first characters of one, names (``lookup``): for ids a
         person types, where a cut id must work or say which facts it could mean."""
         agent = agent_id_of(agent_id)
         found = await resolve(
-            agent, given, "fact", lambda p, n: self.stores.facts.ids_starting_with(agent, p, n)
+            agent,
+            given,
+            "fact",
+            lambda p, n: self.stores.fact_records.ids_starting_with(agent, p, n),
         )
         return FactId(found)
 
     async def resolve_reflection_id(self, agent_id: str, given: str) -> ReflectionId:
         """``resolve_fact_id`` for a reflection."""
-        agent, buffers = agent_id_of(agent_id), self.stores.buffers
+        agent, buffers = agent_id_of(agent_id), self.stores.note_records
         found = await resolve(
             agent,
             given,
@@ -177,12 +208,17 @@ class Admin(Management):
         agents = [AgentId(a) for a in check_id_list(agent_ids, "agent_ids", "agent_id")]
         if count("batch_size", batch_size) == 0:  # a page of none would re-embed nothing
             raise InvalidInputError("batch_size must be 1 or more, got 0")
-        return await reembed(self.stores.facts, self.embedder, agents, batch_size, on_progress)
+        return await reembed(
+            self.stores.fact_records, self.embedder, agents, batch_size, on_progress
+        )
 
     def export(self, agent_id: str) -> AsyncIterator[str]:
         """One agent's memory as JSON Lines (see ``portability``); the id is checked now."""
         return export_agent(
-            self.stores.facts, self.stores.buffers, agent_id_of(agent_id), self.clock.now()
+            self.stores.fact_records,
+            self.stores.note_records,
+            agent_id_of(agent_id),
+            self.clock.now(),
         )
 
     async def import_lines(

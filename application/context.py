@@ -39,7 +39,7 @@ from eden_memory.ports.clock import Clock
 from eden_memory.ports.stores import (
     BufferStore,
     ContextStore,
-    FactStore,
+    FactReads,
     RevisionStore,
     SessionStore,
 )
@@ -109,7 +109,7 @@ def _served(stored: StoredContext, keys: tuple[ScopeKey, ...], level: str) -> Me
 class ContextAssembler:
     def __init__(
         self,
-        facts: FactStore,
+        facts: FactReads,
         buffers: BufferStore,
         revisions: RevisionStore,
         contexts: ContextStore,

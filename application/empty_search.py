@@ -14,10 +14,10 @@ import asyncio
 from eden_memory.application.score_meaning import shown
 from eden_memory.application.search_shapes import SearchResponse, WhyEmpty
 from eden_memory.domain.scopes import ActiveScopes, ScopeKey
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactReads
 
 
-async def why_empty(facts: FactStore, scopes: ActiveScopes, abstained: int) -> WhyEmpty:
+async def why_empty(facts: FactReads, scopes: ActiveScopes, abstained: int) -> WhyEmpty:
     """Why a search of ``scopes`` that held back ``abstained`` hits returned nothing."""
     if abstained:
         return WhyEmpty.UNDER_LINE

@@ -81,7 +81,7 @@ class UserErasure:
     async def erase(self, agent: AgentId, user: UserId) -> Erasure:
         report = Erasure()
         own = ScopeKey.user(agent, user)
-        states = await self.stores.sessions.sessions_of_user(agent, user)
+        states = await self.stores.session_records.sessions_of_user(agent, user)
         solo = [s.session_id for s in states if s.profile.user_ids == (user,)]
         gone = frozenset(solo)
         skip = {own, *(ScopeKey.session(agent, s) for s in solo)}  # removed whole below
@@ -93,17 +93,21 @@ class UserErasure:
             report.sessions.append(session_id)
             key = ScopeKey.session(agent, session_id)
             report.session_scope_records += await self.stores.revisions.delete_scope(key)
-            report.session_messages += await self.stores.sessions.delete_session(agent, session_id)
-        report.messages_in_group_sessions = await self.stores.sessions.delete_messages_by_author(
-            agent, user
+            report.session_messages += await self.stores.session_records.delete_session(
+                agent, session_id
+            )
+        report.messages_in_group_sessions = (
+            await self.stores.session_records.delete_messages_by_author(agent, user)
         )
         for state in states:  # what the group said around them goes too (``outlives_member``)
             if state.session_id not in gone:
                 others = [u for u in state.profile.user_ids if u != user]
-                report.pending_context_dropped += await self.stores.sessions.drop_pending_context(
-                    agent, state.session_id, others
+                report.pending_context_dropped += (
+                    await self.stores.session_records.drop_pending_context(
+                        agent, state.session_id, others
+                    )
                 )
-        report.group_sessions = list(await self.stores.sessions.remove_user(agent, user))
+        report.group_sessions = list(await self.stores.session_records.remove_user(agent, user))
         # Every session's context may quote what was just removed (agent facts, blobs).
         await self.stores.contexts.drop_contexts(agent)
         await self.stores.revisions.scrub()
@@ -142,7 +146,7 @@ class UserErasure:
                 report.facts_restored.append(after.id)
             else:
                 report.facts_cleaned.append(after.id)
-        await self.stores.facts.delete_facts(removed)
+        await self.stores.fact_records.delete_facts(removed)
         report.facts_removed.extend(removed)
 
     async def _notes(
@@ -165,7 +169,7 @@ class UserErasure:
                 removed.append(note)
             elif after is not note:
                 cleaned.append(after)
-        await self.stores.buffers.purge_reflections([r.id for r in removed], cleaned)
+        await self.stores.note_records.purge_reflections([r.id for r in removed], cleaned)
         report.notes_removed.extend(r.id for r in removed)
         report.notes_cleaned.extend(r.id for r in cleaned)
         return {r.key for r in removed if r.absorbed}
@@ -179,7 +183,7 @@ class UserErasure:
         lost: set[ScopeKey],
         report: Erasure,
     ) -> None:
-        for blob in await self.stores.buffers.list_consolidated(agent):
+        for blob in await self.stores.note_records.list_consolidated(agent):
             if blob.key in skip:
                 continue
             if blob.key in lost:
@@ -230,7 +234,7 @@ async def every_fact(stores: Stores, agent: AgentId) -> AsyncIterator[Fact]:
     """Every fact of the agent, any status, a page at a time (keyset paging)."""
     after: ListingPosition | None = None
     while True:
-        page = await stores.facts.list_facts(
+        page = await stores.fact_records.list_facts(
             FactQuery(agent, status=None, limit=_PAGE, after=after)
         )
         for fact in page:

@@ -19,11 +19,11 @@ from eden_memory.domain.attributes import claim
 from eden_memory.domain.conflicts import Said, Settled, asks_now, newer_first, stems, unit
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.models import Fact
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactLookup
 
 
 async def settle(
-    store: FactStore,
+    store: FactLookup,
     facts: Sequence[Fact],
     queries: Sequence[str],
     floor: float | None,

@@ -8,11 +8,11 @@ from datetime import datetime
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import FactVisibility
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactLookup
 
 
 async def visible_facts(
-    store: FactStore, ids: Sequence[FactId], visibility: FactVisibility, now: datetime
+    store: FactLookup, ids: Sequence[FactId], visibility: FactVisibility, now: datetime
 ) -> dict[FactId, Fact]:
     """The facts of ``ids`` that are still active, visible and not expired at ``now``.
 

@@ -11,7 +11,7 @@ from eden_memory.domain.fact_window import FactWindow
 from eden_memory.domain.scopes import ActiveScopes, Scope, ScopeKey
 from eden_memory.domain.settings import FactSettings, MemorySettings
 from eden_memory.domain.text import word_count
-from eden_memory.ports.stores import BufferStore, FactStore
+from eden_memory.ports.stores import BufferStore, FactReads
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class ConsolidationStatus:
 
 
 async def scope_stats(
-    facts: FactStore, buffers: BufferStore, settings: MemorySettings, keys: list[ScopeKey]
+    facts: FactReads, buffers: BufferStore, settings: MemorySettings, keys: list[ScopeKey]
 ) -> list[ScopeStats]:
     blobs = await buffers.get_consolidated(keys)
     buffered = await buffers.unabsorbed(keys)
@@ -78,7 +78,7 @@ async def consolidation_status(
 
 
 async def fact_window(
-    facts: FactStore, scopes: ActiveScopes, shown: int, settings: FactSettings
+    facts: FactReads, scopes: ActiveScopes, shown: int, settings: FactSettings
 ) -> FactWindow:
     """The facts ``scopes`` may see (one count per fact scope) against the ``shown`` ones."""
     keys = [scopes.key(s) for s in (Scope.AGENT, Scope.USER) if s in scopes.fact_scopes]

@@ -8,11 +8,11 @@ from eden_memory.application.calls import embed
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import AgentId
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactQuery, FactStore, ListingPosition
+from eden_memory.ports.stores import FactQuery, FactRecords, ListingPosition
 
 
 async def reembed(
-    facts: FactStore,
+    facts: FactRecords,
     embedder: Embedder,
     agent_ids: Sequence[AgentId],
     batch_size: int = 256,

@@ -7,7 +7,10 @@ id and key is checked here, before any store sees it, so a bad one is refused th
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
 from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
@@ -77,7 +80,7 @@ class Management:
             *page(limit, offset),
             after,
         )
-        return await self.stores.facts.list_facts(query)
+        return await self.stores.fact_records.list_facts(query)
 
     async def get_fact(self, agent_id: str, fact_id: str) -> Fact:
         return await self._fact(*_fact_ids(agent_id, fact_id))
@@ -128,7 +131,7 @@ class Management:
     async def delete_fact(self, agent_id: str, fact_id: str) -> None:
         """Remove a fact for good (a person's decision, unlike an LLM's retirement)."""
         fact = await self.get_fact(agent_id, fact_id)
-        await self.stores.facts.delete_facts([fact.id])
+        await self.stores.fact_records.delete_facts([fact.id])
 
     # Reflections -------------------------------------------------------------------
 
@@ -189,7 +192,7 @@ class Management:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
         what = f"reflection {current.id}"
         unchanged(what, based_on, current)
-        write = self.stores.buffers.update_reflection(
+        write = self.stores.note_records.update_reflection(
             current.revised(text, self.clock.now(), reason), based_on
         )
         return await saved(write, what, based_on, lambda: self._reflection(*ids))
@@ -198,7 +201,7 @@ class Management:
         current = await self._reflection(*_reflection_ids(agent_id, reflection_id))
         if current.absorbed:
             raise ConflictError("this reflection is already absorbed; edit the consolidated memory")
-        await self.stores.buffers.delete_reflections([current.id])
+        await self.stores.note_records.delete_reflections([current.id])
 
     # Consolidated blobs ------------------------------------------------------------
 
@@ -234,3 +237,32 @@ def _fact_ids(agent_id: object, fact_id: object) -> tuple[AgentId, FactId]:
 
 def _reflection_ids(agent_id: object, reflection_id: object) -> tuple[AgentId, ReflectionId]:
     return agent_id_of(agent_id), ReflectionId(check_id(reflection_id, "reflection_id"))
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class HoldsRecords(Protocol):
+    @property
+    def records(self) -> Management: ...
+
+
+class Offered(Generic[P, R]):
+    """A ``Management`` method offered by a face that holds one as ``records`` (``Admin``):
+    composition with the method's own signature and docstring, and no forwarding body."""
+
+    def __init__(self, method: Callable[Concatenate[Management, P], R]) -> None:
+        self._method = method
+        self.__doc__ = method.__doc__
+
+    @overload
+    def __get__(self, holder: None, owner: type) -> Offered[P, R]: ...
+
+    @overload
+    def __get__(self, holder: HoldsRecords, owner: type) -> Callable[P, R]: ...
+
+    def __get__(self, holder: HoldsRecords | None, owner: type) -> Offered[P, R] | Callable[P, R]:
+        if holder is None:
+            return self
+        return functools.partial(self._method, holder.records)

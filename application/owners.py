@@ -15,7 +15,7 @@ from eden_memory.application.arguments import count
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import AgentId, UserId, check_optional_id
 from eden_memory.domain.scopes import Scope
-from eden_memory.ports.stores import BufferStore, FactStore
+from eden_memory.ports.stores import FactReads, FactRecords, NoteRecords
 
 MAX_PAGE = 1000
 
@@ -29,7 +29,7 @@ class OwnerPage:
 
 
 async def users_with_memory(
-    facts: FactStore, buffers: BufferStore, agent: AgentId, after: object, limit: object
+    facts: FactReads, buffers: NoteRecords, agent: AgentId, after: object, limit: object
 ) -> OwnerPage:
     cursor, size = _window(after, limit, "user_id")
     with_facts = await facts.fact_users(agent, UserId(cursor) if cursor else None, size + 1)
@@ -38,7 +38,7 @@ async def users_with_memory(
 
 
 async def agents_with_memory(
-    facts: FactStore, buffers: BufferStore, after: object, limit: object
+    facts: FactRecords, buffers: NoteRecords, after: object, limit: object
 ) -> OwnerPage:
     cursor, size = _window(after, limit, "agent_id")
     agent = AgentId(cursor) if cursor else None
@@ -48,7 +48,7 @@ async def agents_with_memory(
 
 
 async def sessions_with_memory(
-    buffers: BufferStore, agent: AgentId, after: object, limit: object
+    buffers: NoteRecords, agent: AgentId, after: object, limit: object
 ) -> OwnerPage:
     cursor, size = _window(after, limit, "session_id")
     return _page(await buffers.note_owners(agent, Scope.SESSION, cursor, size + 1), size)

@@ -21,13 +21,20 @@ from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.models import ConsolidatedMemory, Fact
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import BufferStore, FactQuery, FactStore, ListingPosition
+from eden_memory.ports.stores import (
+    BufferStore,
+    FactQuery,
+    FactRecords,
+    FactStore,
+    ListingPosition,
+    NoteRecords,
+)
 
 PAGE = 500
 
 
 async def export_agent(
-    facts: FactStore, buffers: BufferStore, agent_id: AgentId, now: datetime
+    facts: FactRecords, buffers: NoteRecords, agent_id: AgentId, now: datetime
 ) -> AsyncIterator[str]:
     """Every fact (any status, with vector), reflection and blob of one agent, one per line."""
     space = await facts.embedding_space()

@@ -41,7 +41,7 @@ async def contributions_of(stores: Stores, agent: AgentId, user: UserId) -> Cont
         for r in found.notes
         if r.absorbed and r.absorbed_into_version is not None
     }
-    for blob in await stores.buffers.list_consolidated(agent):
+    for blob in await stores.note_records.list_consolidated(agent):
         if user in blob.source_user_ids and not any(v.key == blob.key for v in versions):
             versions.add(BlobVersion(blob.key, blob.version))
     found.blob_versions = sorted(versions)

@@ -23,7 +23,7 @@ from eden_memory.domain.scopes import FactVisibility
 from eden_memory.domain.session_context import raise_by_session, session_bonuses
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.domain.temporal import TimeFilter, boost_in_time, time_named
-from eden_memory.ports.stores import FactOrigin, FactStore
+from eden_memory.ports.stores import FactOrigin, FactReads
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Raised:
 
 
 async def raise_candidates(
-    store: FactStore,
+    store: FactReads,
     s: SearchSettings,
     now: datetime,
     queries: Sequence[str],
@@ -67,7 +67,7 @@ async def raise_candidates(
 
 
 async def _origins(
-    store: FactStore,
+    store: FactReads,
     ids: list[FactId],
     lists: list[list[FusedHit]],
     visibility: FactVisibility,

@@ -83,7 +83,7 @@ class MemoryService:
         )
         self._background = BackgroundTasks()
         self._context = ContextAssembler(
-            stores.facts,
+            stores.fact_reads,
             stores.buffers,
             stores.revisions,
             stores.contexts,
@@ -107,9 +107,9 @@ class MemoryService:
             used,
             telemetry=traced,
         )
-        self._access = AccessTracker(stores.facts)
+        self._access = AccessTracker(stores.fact_reads)
         self._search = FactSearch(
-            stores.facts,
+            stores.fact_reads,
             stores.ranking,
             embedder,
             clock,

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.ports.embedder import Embedder
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactLookup
 
 
-async def require_space(store: FactStore, embedder: Embedder) -> EmbeddingSpace:
+async def require_space(store: FactLookup, embedder: Embedder) -> EmbeddingSpace:
     """The embedder's space if the store has none yet or the same; ``EmbeddingSpaceError``
     (naming both models and the command that re-embeds) otherwise."""
     stored = await store.embedding_space()

@@ -17,10 +17,9 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from eden_memory.adapters.console.fact_pages import fact_page
 from eden_memory.adapters.console.memory import ConsoleMemory
 from eden_memory.adapters.console.params import required, scope_key, text, version
-from eden_memory.adapters.console.reflection_pages import reflection_page
+from eden_memory.adapters.console.record_pages import FACT, REFLECTION, record_page
 from eden_memory.adapters.console.rendering import link
 from eden_memory.adapters.console.tool_pages import blob_page
 from eden_memory.domain.errors import ConflictError, InvalidInputError, StaleEditError
@@ -86,8 +85,8 @@ async def edit_fact(request: Request) -> Response:
     try:
         await _memory(request).edit_fact(agent_id, fact_id, content, based_on)
     except StaleEditError as error:
-        return await fact_page(
-            request, agent_id, fact_id, draft=content, refusal=_refusal(error), code=409
+        return await record_page(
+            request, FACT, agent_id, fact_id, draft=content, refusal=_refusal(error), code=409
         )
     return _go(link("/fact", agent=agent_id, id=fact_id), "fact-edited")
 
@@ -107,8 +106,14 @@ async def edit_reflection(request: Request) -> Response:
     try:
         await _memory(request).edit_reflection(agent_id, reflection_id, content, based_on)
     except ConflictError as error:
-        return await reflection_page(
-            request, agent_id, reflection_id, draft=content, refusal=_refusal(error), code=409
+        return await record_page(
+            request,
+            REFLECTION,
+            agent_id,
+            reflection_id,
+            draft=content,
+            refusal=_refusal(error),
+            code=409,
         )
     return _go(_back(form, agent_id), "reflection-edited")
 

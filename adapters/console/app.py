@@ -17,7 +17,7 @@ except ModuleNotFoundError as missing:
 from eden_memory.adapters.console import (
     actions,
     fact_pages,
-    reflection_pages,
+    record_pages,
     scope_pages,
     tool_pages,
 )
@@ -38,8 +38,8 @@ PAGES = [
     Route("/user", scope_pages.user),
     Route("/session", scope_pages.session),
     Route("/facts", fact_pages.facts),
-    Route("/fact", fact_pages.fact),
-    Route("/reflection", reflection_pages.reflection),
+    Route("/fact", record_pages.record_route(record_pages.FACT)),
+    Route("/reflection", record_pages.record_route(record_pages.REFLECTION)),
     Route("/search", tool_pages.search),
     Route("/context", tool_pages.context),
     Route("/blob", tool_pages.blob),

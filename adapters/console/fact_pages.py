@@ -1,4 +1,4 @@
-"""Facts: a keyset-paged list, newest first, and one fact with its history."""
+"""Facts: a keyset-paged list, newest first (one fact is a ``record_pages`` page)."""
 
 from __future__ import annotations
 
@@ -46,37 +46,4 @@ async def facts(request: Request) -> Response:
         after=after,
         facts=found[:limit],
         next=next_cursor(found, limit),
-    )
-
-
-async def fact(request: Request) -> Response:
-    params = request.query_params
-    return await fact_page(request, required(params, "agent"), required(params, "id"))
-
-
-async def fact_page(
-    request: Request,
-    agent_id: str,
-    fact_id: str,
-    *,
-    draft: str | None = None,
-    refusal: str = "",
-    code: int = 200,
-) -> Response:
-    """One fact with its history; after a refused save, with the text typed (``draft``)."""
-    memory: ConsoleMemory = request.app.state.memory
-    found = await memory.fact(agent_id, fact_id)
-    successors = (
-        await memory.facts_by_id(agent_id, [found.superseded_by]) if found.superseded_by else []
-    )
-    return page(
-        request,
-        "fact.html",
-        code,
-        agent=agent_id,
-        fact=found,
-        history=await memory.history(agent_id, fact_id),
-        successor=successors[0] if successors else None,
-        draft=found.content if draft is None else draft,
-        refusal=refusal,
     )

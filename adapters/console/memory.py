@@ -178,7 +178,7 @@ class ConsoleMemory:
     async def sessions_of(self, agent_id: str, user_id: str) -> list[SessionState]:
         agent = self.agent(agent_id)
         user = user_id_of(user_id)
-        return await self._stores.sessions.sessions_of_user(agent, user)
+        return await self._stores.session_records.sessions_of_user(agent, user)
 
     async def session(self, agent_id: str, session_id: str) -> SessionState | None:
         agent = self.agent(agent_id)

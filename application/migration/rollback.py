@@ -21,7 +21,7 @@ from eden_memory.domain.ids import FactId, ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import FACT_SCOPES, ScopeKey
 from eden_memory.ports.migration import RunJournal
-from eden_memory.ports.stores import BufferStore, FactQuery, FactStore, Stores
+from eden_memory.ports.stores import FactQuery, FactRecords, NoteRecords, Stores
 
 
 @dataclass
@@ -59,15 +59,15 @@ async def rollback_v1(
     facts = [FactId(str(e["id"])) for e in entries if e.get("type") == "fact"]
     reflections = [ReflectionId(str(e["id"])) for e in entries if e.get("type") == "reflection"]
     blobs = [e for e in entries if e.get("type") == "blob"]
-    await _facts(stores.facts, facts, report)
-    await _reflections(stores.buffers, reflections, report)
+    await _facts(stores.fact_records, facts, report)
+    await _reflections(stores.note_records, reflections, report)
     for entry in reversed(blobs):
         await _blob(stores, entry, report)
     await journal.mark_rolled_back(run_id, {**report.as_dict(), "rolled_back_at": now.isoformat()})
     return report
 
 
-async def _facts(facts: FactStore, ids: list[FactId], report: RollbackReport) -> None:
+async def _facts(facts: FactRecords, ids: list[FactId], report: RollbackReport) -> None:
     removable: list[FactId] = []
     for fact in await facts.get_facts(list(dict.fromkeys(ids))):
         if fact.version > 1:
@@ -80,7 +80,7 @@ async def _facts(facts: FactStore, ids: list[FactId], report: RollbackReport) ->
 
 
 async def _reflections(
-    buffers: BufferStore, ids: list[ReflectionId], report: RollbackReport
+    buffers: NoteRecords, ids: list[ReflectionId], report: RollbackReport
 ) -> None:
     removable: list[ReflectionId] = []
     for reflection_id in dict.fromkeys(ids):
@@ -131,6 +131,6 @@ async def _holds_nothing_else(stores: Stores, key: ScopeKey) -> bool:
         return False
     if key.scope in FACT_SCOPES:
         query = FactQuery(key.agent_id, scope=key.scope, user_id=key.user_id, status=None, limit=1)
-        if await stores.facts.list_facts(query):
+        if await stores.fact_records.list_facts(query):
             return False
     return True

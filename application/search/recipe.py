@@ -50,13 +50,13 @@ from eden_memory.domain.settings import SearchSettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.reranker import Reranker
-from eden_memory.ports.stores import FactRanking, FactStore
+from eden_memory.ports.stores import FactRanking, FactReads
 from eden_memory.ports.telemetry import Attribute, Span, Telemetry
 
 
 @dataclass
 class FactSearch:
-    facts: FactStore
+    facts: FactReads
     ranking: FactRanking
     embedder: Embedder
     clock: Clock

@@ -21,12 +21,12 @@ from eden_memory.domain.ranking import FusedHit
 from eden_memory.domain.relevance import names_asked, names_held
 from eden_memory.domain.search_rules import backdrops, hit_evidence, relevances
 from eden_memory.domain.vectors import cosine
-from eden_memory.ports.stores import FactRanking, FactStore
+from eden_memory.ports.stores import FactRanking, FactReads
 
 
 @dataclass(frozen=True)
 class Relevance:
-    facts: FactStore
+    facts: FactReads
     ranking: FactRanking
     calibrations: Calibrations
 

@@ -21,7 +21,7 @@ from eden_memory.domain.reranking import RerankBy
 from eden_memory.domain.search_rules import judged_pool, live_tops, unread
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.ports.reranker import Reranker
-from eden_memory.ports.stores import FactStore
+from eden_memory.ports.stores import FactReads
 from eden_memory.ports.telemetry import Telemetry
 
 Facts = dict[FactId, Fact]
@@ -29,7 +29,7 @@ Facts = dict[FactId, Fact]
 
 @dataclass(frozen=True)
 class Winners:
-    facts: FactStore
+    facts: FactReads
     settings: SearchSettings
     reranker: Reranker | None
     telemetry: Telemetry

@@ -16,10 +16,9 @@ from eden_memory.domain.ids import (
     SessionId,
     UserId,
     check_id,
-    check_sources,
 )
 from eden_memory.domain.models.base import Record, UtcTime
-from eden_memory.domain.models.provenance import Origin, distinct
+from eden_memory.domain.models.provenance import Origin, Sourced, distinct
 from eden_memory.domain.scopes import FACT_SCOPES, Scope, ScopeKey
 from eden_memory.domain.text import check_encodable, content_hash, single_line
 
@@ -56,7 +55,7 @@ class FactRevision(Record):
         return check_encodable(value, "a revision's reason")
 
 
-class Fact(Record):
+class Fact(Sourced, Record):
     id: FactId
     content: str
     content_hash: str = ""
@@ -106,7 +105,7 @@ class Fact(Record):
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         check_id(self.id, "fact id")
-        check_sources(self.source_session_id, self.source_message_ids)
+        self._check_sources()
         if self.superseded_by is not None:
             check_id(self.superseded_by, "superseded_by")
         if self.supersede_key is not None:
@@ -122,13 +121,12 @@ class Fact(Record):
         expected = content_hash(self.content)
         if self.content_hash != expected:
             object.__setattr__(self, "content_hash", expected)
-        for user in (*self.source_user_ids, *self.contributors):
+        for user in self.contributors:
             check_id(user, "provenance user id")
         for session in self.contributor_sessions:
             check_id(session, "provenance session id")
         # The life-long lists always hold the current content's source.
         current = () if self.source_session_id is None else (self.source_session_id,)
-        object.__setattr__(self, "source_user_ids", distinct(self.source_user_ids))
         object.__setattr__(
             self, "contributors", distinct((*self.contributors, *self.source_user_ids))
         )
@@ -136,15 +134,6 @@ class Fact(Record):
             self, "contributor_sessions", distinct((*self.contributor_sessions, *current))
         )
         return self
-
-    @property
-    def origin(self) -> Origin:
-        """Whose words the current content is."""
-        return Origin(
-            session_id=self.source_session_id,
-            user_ids=self.source_user_ids,
-            message_ids=self.source_message_ids,
-        )
 
     @property
     def key(self) -> ScopeKey:

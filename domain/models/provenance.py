@@ -8,12 +8,12 @@ every fact, reflection and blob names the sessions and users whose messages it c
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from pydantic import model_validator
 
 from eden_memory.domain.errors import InvalidInputError
-from eden_memory.domain.ids import MessageId, SessionId, UserId, check_id
+from eden_memory.domain.ids import MessageId, SessionId, UserId, check_id, check_sources
 from eden_memory.domain.models.base import Record
 from eden_memory.domain.models.messages import Message, Role
 
@@ -52,6 +52,33 @@ class Origin(Record):
             user_ids=tuple(u for u in self.user_ids if u != user),
             message_ids=self.message_ids if session is not None else (),
         )
+
+
+class Sourced:
+    """The provenance a fact and a reflection share: whose words their current text is, read
+    as one ``Origin``. The three ``source_*`` fields stay flat, declared by each record where
+    its stored and exported shape puts them (an export is compared byte for byte)."""
+
+    if TYPE_CHECKING:
+        source_session_id: SessionId | None
+        source_message_ids: tuple[MessageId, ...]
+        source_user_ids: tuple[UserId, ...]
+
+    @property
+    def origin(self) -> Origin:
+        """Whose words the current content is."""
+        return Origin(
+            session_id=self.source_session_id,
+            user_ids=self.source_user_ids,
+            message_ids=self.source_message_ids,
+        )
+
+    def _check_sources(self) -> None:
+        """Every id checked, each user once (called by the record's own validator)."""
+        check_sources(self.source_session_id, self.source_message_ids)
+        for user in self.source_user_ids:
+            check_id(user, "provenance user id")
+        object.__setattr__(self, "source_user_ids", distinct(self.source_user_ids))
 
 
 def distinct(values: Iterable[str]) -> tuple[str, ...]:

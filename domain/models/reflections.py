@@ -14,10 +14,9 @@ from eden_memory.domain.ids import (
     SessionId,
     UserId,
     check_id,
-    check_sources,
 )
 from eden_memory.domain.models.base import Record, UtcTime
-from eden_memory.domain.models.provenance import Origin, distinct
+from eden_memory.domain.models.provenance import Sourced
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import check_encodable, single_line
 
@@ -36,7 +35,7 @@ class ReflectionRevision(Record):
         return check_encodable(value, "a revision's reason")
 
 
-class Reflection(Record):
+class Reflection(Sourced, Record):
     id: ReflectionId
     content: str
     scope: Scope
@@ -65,20 +64,9 @@ class Reflection(Record):
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         check_id(self.id, "reflection id")
-        check_sources(self.source_session_id, self.source_message_ids)
+        self._check_sources()
         ScopeKey(self.scope, self.agent_id, self.user_id, self.session_id)
-        for user in self.source_user_ids:
-            check_id(user, "provenance user id")
-        object.__setattr__(self, "source_user_ids", distinct(self.source_user_ids))
         return self
-
-    @property
-    def origin(self) -> Origin:
-        return Origin(
-            session_id=self.source_session_id,
-            user_ids=self.source_user_ids,
-            message_ids=self.source_message_ids,
-        )
 
     @property
     def key(self) -> ScopeKey:

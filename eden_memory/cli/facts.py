@@ -12,6 +12,7 @@ import typer
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import rows, say
+from eden_memory.cli.records import Agent, Json, RecordKind, add_edit, add_history
 from eden_memory.cli.runtime import State
 from eden_memory.domain.ages import age_label
 from eden_memory.domain.errors import InvalidInputError
@@ -19,20 +20,17 @@ from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import Scope
 
 app = typer.Typer(help="Read and manage facts.", no_args_is_help=True)
-Json = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
 STATUSES = ("active", "retired", "all")
-Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
-FactIdArg = Annotated[
-    str, typer.Argument(help="Fact id, or its first characters (4 or more) if no other has them.")
-]
-ExpectedVersion = Annotated[
-    int,
-    typer.Option(
-        "--expected-version",
-        help="The version your edit is based on (as list or show gave it); a save on any "
-        "other version is refused.",
+FACT = RecordKind(
+    "fact",
+    seen_in="list or show",
+    edited="fact ",
+    resolve=lambda admin, agent, given: admin.resolve_fact_id(agent, given),
+    history=lambda admin, agent, whole: admin.fact_history(agent, whole),
+    edit=lambda admin, agent, whole, text, reason, version: admin.edit_fact(
+        agent, whole, text, reason, expected_version=version
     ),
-]
+)
 
 
 def _rows(facts: list[Fact], memory: MemoryService) -> list[list[str]]:
@@ -84,7 +82,7 @@ def list_facts(
 
 
 @app.command()
-def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
+def show(ctx: typer.Context, agent: Agent, fact_id: str = FACT.id_argument()) -> None:
     """Show one fact with all its fields."""
 
     async def work(memory: MemoryService) -> None:
@@ -94,36 +92,20 @@ def show(ctx: typer.Context, agent: Agent, fact_id: FactIdArg) -> None:
     ctx.ensure_object(State).run(work)
 
 
-@app.command()
-def edit(
-    ctx: typer.Context,
-    agent: Agent,
-    fact_id: FactIdArg,
-    text: str,
-    expected_version: ExpectedVersion,
-) -> None:
+add_edit(
+    app,
+    FACT,
     """Change a fact's text (re-embedded; the old text stays in its history).
 
-    Refused, with the newer text shown, if the fact is no longer at --expected-version."""
-
-    async def work(memory: MemoryService) -> None:
-        fact = await memory.admin.edit_fact(
-            agent,
-            await _resolved(memory, agent, fact_id),
-            text,
-            "cli edit",
-            expected_version=expected_version,
-        )
-        say(f"fact {fact.id} is now version {fact.version}: {fact.content}")
-
-    ctx.ensure_object(State).run(work)
+    Refused, with the newer text shown, if the fact is no longer at --expected-version.""",
+)
 
 
 @app.command()
 def delete(
     ctx: typer.Context,
     agent: Agent,
-    fact_id: FactIdArg,
+    fact_id: str = FACT.id_argument(),
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask.")] = False,
 ) -> None:
     """Delete a fact for good (asks first, naming the whole id and the text)."""
@@ -138,26 +120,7 @@ def delete(
     ctx.ensure_object(State).run(work)
 
 
-@app.command()
-def history(ctx: typer.Context, agent: Agent, fact_id: FactIdArg, as_json: Json = False) -> None:
-    """Every text the fact has had, oldest first."""
-
-    async def work(memory: MemoryService) -> None:
-        revisions = await memory.admin.fact_history(agent, await _resolved(memory, agent, fact_id))
-        data = [
-            [
-                str(r.version),
-                "current"
-                if i == len(revisions) - 1
-                else r.replaced_at.isoformat(timespec="seconds"),
-                r.content,
-                r.reason,
-            ]
-            for i, r in enumerate(revisions)
-        ]
-        rows(("version", "until", "content", "reason"), data, as_json)
-
-    ctx.ensure_object(State).run(work)
+add_history(app, FACT)
 
 
 async def _resolved(memory: MemoryService, agent: str, given: str) -> str:

@@ -12,24 +12,21 @@ import typer
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import rows, say
+from eden_memory.cli.records import Agent, Json, RecordKind, add_edit, add_history
 from eden_memory.cli.runtime import State
 from eden_memory.domain.scopes import ScopeKey
 
 app = typer.Typer(help="Read and manage reflections (buffered notes).", no_args_is_help=True)
-Agent = Annotated[str, typer.Option("--agent", "-a", help="Agent id.")]
-Json = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
-ReflectionIdArg = Annotated[
-    str,
-    typer.Argument(help="Reflection id, or its first characters (4 or more) if no other has them."),
-]
-ExpectedVersion = Annotated[
-    int,
-    typer.Option(
-        "--expected-version",
-        help="The version your edit is based on (as list gave it); a save on any other "
-        "version is refused.",
+REFLECTION = RecordKind(
+    "reflection",
+    seen_in="list",
+    edited="",
+    resolve=lambda admin, agent, given: admin.resolve_reflection_id(agent, given),
+    history=lambda admin, agent, whole: admin.reflection_history(agent, whole),
+    edit=lambda admin, agent, whole, text, reason, version: admin.edit_reflection(
+        agent, whole, text, reason, expected_version=version
     ),
-]
+)
 
 
 def scope_key(agent: str, user: str | None, session: str | None) -> ScopeKey | None:
@@ -76,57 +73,18 @@ def list_reflections(
     state.run(work)
 
 
-@app.command()
-def edit(
-    ctx: typer.Context,
-    agent: Agent,
-    reflection_id: ReflectionIdArg,
-    text: str,
-    expected_version: ExpectedVersion,
-) -> None:
+add_edit(
+    app,
+    REFLECTION,
     """Edit a buffered (not yet absorbed) reflection; the old text stays in its history.
 
-    Refused, with the newer text shown, if it is no longer at --expected-version."""
-
-    async def work(memory: MemoryService) -> None:
-        r = await memory.admin.edit_reflection(
-            agent,
-            await memory.admin.resolve_reflection_id(agent, reflection_id),
-            text,
-            "cli edit",
-            expected_version=expected_version,
-        )
-        say(f"{r.id} is now version {r.version}: {r.content}")
-
-    ctx.ensure_object(State).run(work)
+    Refused, with the newer text shown, if it is no longer at --expected-version.""",
+)
+add_history(app, REFLECTION)
 
 
 @app.command()
-def history(
-    ctx: typer.Context, agent: Agent, reflection_id: ReflectionIdArg, as_json: Json = False
-) -> None:
-    """Every text the reflection has had, oldest first."""
-
-    async def work(memory: MemoryService) -> None:
-        whole = await memory.admin.resolve_reflection_id(agent, reflection_id)
-        revisions = await memory.admin.reflection_history(agent, whole)
-        last = len(revisions) - 1
-        data = [
-            [
-                str(r.version),
-                "current" if i == last else r.replaced_at.isoformat(timespec="seconds"),
-                r.content,
-                r.reason,
-            ]
-            for i, r in enumerate(revisions)
-        ]
-        rows(("version", "until", "content", "reason"), data, as_json)
-
-    ctx.ensure_object(State).run(work)
-
-
-@app.command()
-def delete(ctx: typer.Context, agent: Agent, reflection_id: ReflectionIdArg) -> None:
+def delete(ctx: typer.Context, agent: Agent, reflection_id: str = REFLECTION.id_argument()) -> None:
     """Delete a buffered (not yet absorbed) reflection."""
 
     async def work(memory: MemoryService) -> None:

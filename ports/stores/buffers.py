@@ -11,7 +11,26 @@ from eden_memory.domain.models import ConsolidatedMemory, Reflection
 from eden_memory.domain.scopes import Scope, ScopeKey
 
 
-class BufferStore(Protocol):
+class NoteLookup(Protocol):
+    """Reflections and blobs by id, agent or key: what every caller of the note ports reads. An
+    adapter implements it once, with ``BufferStore`` and ``NoteRecords`` on the same object."""
+
+    async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None: ...
+
+    async def list_reflections(
+        self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
+    ) -> list[Reflection]:
+        """One agent's reflections (of one key if given), oldest first."""
+        ...
+
+    async def get_consolidated(
+        self, keys: Sequence[ScopeKey]
+    ) -> dict[ScopeKey, ConsolidatedMemory]:
+        """The blobs that exist for these keys."""
+        ...
+
+
+class BufferStore(NoteLookup, Protocol):
     """Reflections and blobs. An adapter must keep an id once, keep absorbed reflections
     unchangeable, edit a reflection only from the version it was read at, list oldest first,
     and make ``commit_consolidation`` one compare-and-set with the marking of what it
@@ -21,17 +40,36 @@ class BufferStore(Protocol):
         """Store reflections as given; adding an id that exists already changes nothing."""
         ...
 
-    async def get_reflection(self, reflection_id: ReflectionId) -> Reflection | None: ...
-
     async def unabsorbed(self, keys: Sequence[ScopeKey]) -> list[Reflection]:
         """The buffers of these keys, oldest first."""
         ...
 
-    async def list_reflections(
-        self, agent_id: AgentId, key: ScopeKey | None = None, include_absorbed: bool = False
-    ) -> list[Reflection]:
-        """One agent's reflections (of one key if given), oldest first."""
+    async def commit_consolidation(
+        self,
+        memory: ConsolidatedMemory,
+        expected_version: int,
+        absorbed: Sequence[ReflectionId],
+        now: datetime,
+    ) -> bool:
+        """Compare-and-set: store ``memory`` iff the stored version is ``expected_version``
+        (0 when none exists), then mark exactly ``absorbed`` as absorbed into its version.
+
+        Returns False, changing nothing, when another worker consolidated first.
+        """
         ...
+
+    async def replace_consolidated(
+        self, memory: ConsolidatedMemory, expected_version: int | None
+    ) -> bool:
+        """Store a blob as given; with ``expected_version``, only if the version still matches."""
+        ...
+
+
+class NoteRecords(NoteLookup, Protocol):
+    """What managing does to notes (the console, the command line, erasure, export): edits and
+    removals a person asks for, the erasure's purge, pages of owners, short ids."""
+
+    async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]: ...
 
     async def update_reflection(self, reflection: Reflection, expected_version: int) -> Reflection:
         """Compare-and-set: replace an unabsorbed reflection iff its stored version is
@@ -55,14 +93,6 @@ class BufferStore(Protocol):
         """
         ...
 
-    async def get_consolidated(
-        self, keys: Sequence[ScopeKey]
-    ) -> dict[ScopeKey, ConsolidatedMemory]:
-        """The blobs that exist for these keys."""
-        ...
-
-    async def list_consolidated(self, agent_id: AgentId) -> list[ConsolidatedMemory]: ...
-
     async def note_owners(
         self, agent_id: AgentId, scope: Scope, after: str | None, limit: int
     ) -> list[str]:
@@ -81,24 +111,4 @@ class BufferStore(Protocol):
     ) -> list[ReflectionId]:
         """The ids of this agent's reflections (absorbed or not) that start with ``prefix``,
         ascending, at most ``limit``: how a person's shortened id is resolved."""
-        ...
-
-    async def commit_consolidation(
-        self,
-        memory: ConsolidatedMemory,
-        expected_version: int,
-        absorbed: Sequence[ReflectionId],
-        now: datetime,
-    ) -> bool:
-        """Compare-and-set: store ``memory`` iff the stored version is ``expected_version``
-        (0 when none exists), then mark exactly ``absorbed`` as absorbed into its version.
-
-        Returns False, changing nothing, when another worker consolidated first.
-        """
-        ...
-
-    async def replace_consolidated(
-        self, memory: ConsolidatedMemory, expected_version: int | None
-    ) -> bool:
-        """Store a blob as given; with ``expected_version``, only if the version still matches."""
         ...

@@ -1,8 +1,10 @@
-"""Facts and their vectors: what formation, ingestion, management and re-embedding write."""
+"""Facts and their vectors, cut by who needs them: a lookup every caller shares, and the writes
+of formation, ingestion and import (``FactStore``). Answering's reads and management's
+listings are in ``fact_reads``."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -10,7 +12,7 @@ from typing import Protocol
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.ids import AgentId, FactId, SessionId, UserId
 from eden_memory.domain.models import Fact, FactStatus
-from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
+from eden_memory.domain.scopes import Scope
 from eden_memory.domain.supersession import Supersession
 from eden_memory.ports.stores.vectors import Vector
 
@@ -63,16 +65,29 @@ class Superseding:
     supersedes: FactId | None = None
 
 
-class FactStore(Protocol):
-    """Facts with their vectors. An adapter must: never hold two active facts with the same
-    scope key and content hash (even under concurrent writers); treat a write of a stored id as
-    done; refuse vectors of another space than its own; compare versions on update; count an
-    access atomically. Checked by ``tests/contract/store``'s ``facts`` and ``fact_changes``."""
+class FactLookup(Protocol):
+    """Facts and vectors by id, and the space they are in: what every caller of the fact ports
+    reads. An adapter implements it once, with ``FactStore``, ``FactReads`` and ``FactRecords``
+    on the same object (contract: ``facts``)."""
 
     async def embedding_space(self) -> EmbeddingSpace | None:
         """The space of the stored vectors, or None while the store holds none (an emptied
         store forgets its space)."""
         ...
+
+    async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
+        """The facts with these ids, in the given order; unknown ids are left out."""
+        ...
+
+    async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]: ...
+
+
+class FactStore(FactLookup, Protocol):
+    """Writing facts with their vectors (formation, ingestion, import, migration). An adapter
+    must: never hold two active facts with the same scope key and content hash (even under
+    concurrent writers); treat a write of a stored id as done; refuse vectors of another space
+    than its own; compare versions on update. Checked by ``tests/contract/store``'s ``facts``,
+    ``fact_changes`` and ``supersession``."""
 
     async def add_facts(self, facts: Sequence[Fact], vectors: Sequence[Vector]) -> list[Fact]:
         """Store facts as given, each with its vector; return what is stored for each input.
@@ -104,22 +119,6 @@ class FactStore(Protocol):
         """
         ...
 
-    async def get_facts(self, ids: Sequence[FactId]) -> list[Fact]:
-        """The facts with these ids, in the given order; unknown ids are left out."""
-        ...
-
-    async def fact_origins(
-        self, ids: Sequence[FactId], visibility: FactVisibility
-    ) -> dict[FactId, FactOrigin]:
-        """The origin of each of ``ids`` that is active and visible to ``visibility``.
-
-        A search reads this of all its candidates and whole facts only of the ones it
-        returns: decoding a whole record costs ~30 us, as much as ranking 1,000 vectors.
-        """
-        ...
-
-    async def get_vectors(self, ids: Sequence[FactId]) -> dict[FactId, list[float]]: ...
-
     async def known_hashes(
         self, agent_id: AgentId, user_id: UserId | None, among: Collection[str] | None = None
     ) -> set[tuple[Scope, str]]:
@@ -140,48 +139,5 @@ class FactStore(Protocol):
         raises ``EmbeddingSpaceError``, as in ``add_facts``; the store's own moves a fact that a
         re-embedding has not reached yet. Without a vector, the stored vector and the embedding
         fields that describe it stay as they are. Returns the fact as stored.
-        """
-        ...
-
-    async def list_facts(self, query: FactQuery) -> list[Fact]: ...
-
-    async def count_facts(self, key: ScopeKey) -> int:
-        """Active facts of one scope key."""
-        ...
-
-    async def fact_users(self, agent_id: AgentId, after: UserId | None, limit: int) -> list[UserId]:
-        """A page of the users who hold user facts (any status) of this agent: ascending,
-        only those after ``after``, at most ``limit``. Costs what the page holds, not what
-        the store holds (the console's list of users with memory)."""
-        ...
-
-    async def fact_agents(self, after: AgentId | None, limit: int) -> list[AgentId]:
-        """A page of the agents that hold facts (any scope, any status): ascending, only those
-        after ``after``, at most ``limit`` (the command line's list of a store's agents)."""
-        ...
-
-    async def ids_starting_with(self, agent_id: AgentId, prefix: str, limit: int) -> list[FactId]:
-        """The ids of this agent's facts (any status) that start with ``prefix``, ascending,
-        at most ``limit``: how a person's shortened id is resolved."""
-        ...
-
-    async def recent_facts(
-        self, visibility: FactVisibility, since: datetime, limit: int
-    ) -> list[Fact]:
-        """Active visible facts formed at or after ``since``, newest first, at most ``limit``."""
-        ...
-
-    async def record_access(self, ids: Sequence[FactId], now: datetime) -> None:
-        """Add one to each fact's ``access_count`` (atomically) and set ``last_accessed_at``."""
-        ...
-
-    async def delete_facts(self, ids: Sequence[FactId]) -> int:
-        """Remove facts physically (management only); returns how many existed."""
-        ...
-
-    async def reembed_facts(self, space: EmbeddingSpace, vectors: Mapping[FactId, Vector]) -> None:
-        """Give these facts vectors of ``space``, which becomes the store's space from now on.
-
-        Facts not yet moved leave semantic search until they are, so spaces never mix.
         """
         ...

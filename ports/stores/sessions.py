@@ -106,6 +106,11 @@ class SessionStore(Protocol):
         """
         ...
 
+
+class SessionRecords(Protocol):
+    """A user's sessions as management and erasure see them: listed, removed, their words taken
+    out. The same adapter object implements it and ``SessionStore`` (contract: ``sessions``)."""
+
     async def sessions_of_user(self, agent_id: AgentId, user_id: UserId) -> list[SessionState]: ...
 
     async def delete_session(self, agent_id: AgentId, session_id: SessionId) -> int:

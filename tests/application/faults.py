@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -78,18 +79,27 @@ class FaultyStore:
 
 def faulty_stores(inner: Stores, plan: FaultPlan) -> Stores:
     """Every part of a store, its async methods numbered by one plan."""
+    return wrapped_stores(inner, lambda part: FaultyStore(part, plan))
 
-    def faulty(part: object) -> Any:
-        return cast(Any, FaultyStore(part, plan))
 
+def wrapped_stores(inner: Stores, wrap: Callable[[object], object]) -> Stores:
+    """Every part of ``inner`` wrapped once: one wrapper serves each concern's ports, as one
+    adapter object does."""
+    facts, sessions, buffers = (
+        cast(Any, wrap(p)) for p in (inner.facts, inner.sessions, inner.buffers)
+    )
     return Stores(
-        faulty(inner.facts),
-        faulty(inner.ranking),
-        faulty(inner.sessions),
-        faulty(inner.buffers),
-        faulty(inner.revisions),
-        faulty(inner.contexts),
-        inner.close,
+        facts=facts,
+        fact_reads=facts,
+        fact_records=facts,
+        ranking=cast(Any, wrap(inner.ranking)),
+        sessions=sessions,
+        session_records=sessions,
+        buffers=buffers,
+        note_records=buffers,
+        revisions=cast(Any, wrap(inner.revisions)),
+        contexts=cast(Any, wrap(inner.contexts)),
+        close=inner.close,
     )
 
 
@@ -127,3 +137,10 @@ class FaultyClock:
 
     def __getattr__(self, name: str) -> Any:  # advance(), set() of the fake clock
         return getattr(self._inner, name)
+
+
+def facts_replaced(stores: Stores, facts: object) -> Stores:
+    """``stores`` with ``facts`` (a wrapper that counts or bends the calls) as every fact port,
+    as the adapters bundle one object for them all."""
+    part = cast(Any, facts)
+    return replace(stores, facts=part, fact_reads=part, fact_records=part)

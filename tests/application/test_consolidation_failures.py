@@ -73,7 +73,7 @@ def _s2(world: World) -> Conversation:
 
 async def _memory(world: World) -> dict[str, Any]:
     m = world.memory.admin
-    blobs = await world.stores.buffers.list_consolidated("nova")  # type: ignore[arg-type]
+    blobs = await world.stores.note_records.list_consolidated("nova")  # type: ignore[arg-type]
     return {
         "facts": sorted(f.content for f in await m.list_facts("nova")),
         "buffered": sorted(r.content for r in await m.list_reflections("nova")),

@@ -45,7 +45,7 @@ async def _added(memory: MemoryService, *contents: str) -> None:
 async def _stored_as_passages(memory: MemoryService, embedder: FakeEmbedder) -> int:
     """How many of nova's facts the store keeps with their text's passage vector, asserting
     that every one does."""
-    facts = await memory.admin.stores.facts.list_facts(FactQuery(AgentId("nova"), limit=100))
+    facts = await memory.admin.stores.fact_records.list_facts(FactQuery(AgentId("nova"), limit=100))
     vectors = await memory.admin.stores.facts.get_vectors([f.id for f in facts])
     for fact in facts:
         assert vectors[fact.id] == pytest.approx(embedder.vector(fact.content), abs=1e-6)

@@ -111,7 +111,7 @@ async def snapshot(world: World) -> dict[str, Any]:
     m = world.memory.admin
     facts = await m.list_facts("nova", status=None, limit=1000)
     reflections = await m.list_reflections("nova", include_absorbed=True)
-    blobs = await world.stores.buffers.list_consolidated("nova")  # type: ignore[arg-type]
+    blobs = await world.stores.note_records.list_consolidated("nova")  # type: ignore[arg-type]
     state = await world.stores.sessions.get_session("nova", "s2")  # type: ignore[arg-type]
     return {
         "facts": sorted(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -19,6 +19,7 @@ from eden_memory.domain.errors import InvalidInputError, NotFoundError
 from eden_memory.domain.scopes import ScopeKey
 from eden_memory.ports.stores import Stores
 from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
+from tests.application.faults import wrapped_stores
 from tests.application.stores import STORES, stores_of_kind
 from tests.application.story import START
 
@@ -48,18 +49,7 @@ class Watched:
     def __init__(self, inner: Stores) -> None:
         self.called: list[str] = []
 
-        def noting(part: object) -> Any:
-            return cast(Any, Noting(part, self.called))
-
-        self.stores = Stores(
-            noting(inner.facts),
-            noting(inner.ranking),
-            noting(inner.sessions),
-            noting(inner.buffers),
-            noting(inner.revisions),
-            noting(inner.contexts),
-            inner.close,
-        )
+        self.stores = wrapped_stores(inner, lambda part: Noting(part, self.called))
 
 
 @pytest.fixture(params=STORES)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -23,6 +22,7 @@ from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
 from eden_memory.ports.stores import FactStore, Vector
 from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
+from tests.application.faults import facts_replaced
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -72,7 +72,7 @@ def _item(content: str, **extra: Any) -> dict[str, Any]:
 
 
 def _service(store: CallRecordingStore, dimension: int = 256) -> MemoryService:
-    stores = replace(store.base, facts=cast(FactStore, store))
+    stores = facts_replaced(store.base, store)
     return MemoryService(stores, KeywordEmbedder(dimension), ScriptedLLM([]), FakeClock(NOW))
 
 

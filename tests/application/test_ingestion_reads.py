@@ -7,16 +7,17 @@ fact to a store of thousands must read a handful of entries, the same as in an e
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import Scope
-from eden_memory.ports.stores import FactQuery, FactStore
+from eden_memory.ports.stores import FactQuery
 from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
+from tests.application.faults import facts_replaced
+from tests.contract.store.world import WholeFacts, whole_facts
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 STORED = 3000
@@ -25,7 +26,7 @@ STORED = 3000
 class ReadCountingStore:
     """The facts of a store, counting the entries every read of facts returns."""
 
-    def __init__(self, inner: FactStore) -> None:
+    def __init__(self, inner: WholeFacts) -> None:
         self.inner = inner
         self.entries_read = 0
 
@@ -62,8 +63,8 @@ def _item(content: str) -> dict[str, Any]:
 
 async def _reads_of_adding(stored: int) -> tuple[int, ReadCountingStore]:
     plain = memory_stores()
-    store = ReadCountingStore(plain.facts)
-    stores = replace(plain, facts=cast(FactStore, store))
+    store = ReadCountingStore(whole_facts(plain))
+    stores = facts_replaced(plain, store)
     memory = MemoryService(stores, KeywordEmbedder(), ScriptedLLM([]), FakeClock(NOW))
     await memory.admin.add_facts([_item(f"Stored fact number {i}") for i in range(stored)])
     store.entries_read = 0

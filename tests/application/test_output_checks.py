@@ -178,7 +178,7 @@ async def test_a_blob_echoing_the_prompt_is_refused_and_nothing_is_absorbed(
     for outcome in report.consolidations:
         assert (outcome.status, outcome.version, outcome.absorbed) == ("rejected", None, 0)
         assert "the new text of the section" in outcome.error
-    store = world.stores.buffers
+    store = world.stores.note_records
     assert [b for b in await store.list_consolidated("nova") if b.content] == []  # type: ignore[arg-type]
     notes = await world.memory.admin.list_reflections("nova", include_absorbed=True)
     assert notes
@@ -205,7 +205,7 @@ async def test_an_echo_of_a_blob_that_has_content_keeps_the_version_it_had(
     conv = world.memory.conversation(AGENT, "s1", ["alice"])
     await world.memory.record_messages(conv, world.messages(*FIRST))
     await world.memory.end_session(conv)
-    store = world.stores.buffers
+    store = world.stores.note_records
     before = {b.key: (b.version, b.content) for b in await store.list_consolidated("nova")}  # type: ignore[arg-type]
 
     spoiler.spoil.add("consolidation")

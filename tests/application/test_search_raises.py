@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import cast
 
 import pytest
 
@@ -21,9 +19,11 @@ from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact
 from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility
 from eden_memory.domain.settings import MemorySettings, SearchSettings
-from eden_memory.ports.stores import FactOrigin, FactStore, Stores
+from eden_memory.ports.stores import FactOrigin, Stores
 from eden_memory.testing import memory_stores
+from tests.application.faults import facts_replaced
 from tests.application.stores import STORES, stores_of_kind
+from tests.contract.store.world import WholeFacts, whole_facts
 
 NOW = datetime(2026, 4, 1, 12, tzinfo=UTC)
 
@@ -189,7 +189,7 @@ async def test_a_raised_hybrid_result_keeps_its_relevance_in_0_1_and_the_order(
 class ReadCounting:
     """A fact store that remembers which ids were read as whole facts."""
 
-    def __init__(self, inner: FactStore) -> None:
+    def __init__(self, inner: WholeFacts) -> None:
         self._inner = inner
         self.read: list[FactId] = []
         self.reads = 0
@@ -211,11 +211,11 @@ class ReadCounting:
 
 async def test_the_raises_read_origins_and_only_the_results_are_read_whole() -> None:
     stores = memory_stores()
-    counting = ReadCounting(stores.facts)
+    counting = ReadCounting(whole_facts(stores))
     # A raise strong enough to reorder the top 2 of these few facts (the lead over the weakest
     # candidate is all a session-mate gives).
     settings = MemorySettings(search=SearchSettings(session_weight=1.0))
-    memory = await _with(replace(stores, facts=cast(FactStore, counting)), TRIP, settings)
+    memory = await _with(facts_replaced(stores, counting), TRIP, settings)
     conv = memory.conversation(AgentMemoryConfig("nova"), "s1", ["alice"])
     counting.read.clear()
     found = await memory.search_facts(

@@ -10,10 +10,12 @@ from typing import cast
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.models import Fact, SessionState
 from eden_memory.domain.scopes import AgentMemoryConfig, FactVisibility
-from eden_memory.ports.stores import FactQuery, FactStore, SessionStore
+from eden_memory.ports.stores import FactQuery, SessionStore
 from eden_memory.testing import memory_stores
+from tests.application.faults import facts_replaced
 from tests.application.story import make_world
 from tests.application.test_story import STORY
+from tests.contract.store.world import WholeFacts, whole_facts
 
 AGENT = AgentMemoryConfig("nova")
 
@@ -21,7 +23,7 @@ AGENT = AgentMemoryConfig("nova")
 class GenerousFacts:
     """A fact store whose FIFO query also returns every other fact it holds."""
 
-    def __init__(self, inner: FactStore) -> None:
+    def __init__(self, inner: WholeFacts) -> None:
         self._inner = inner
 
     def __getattr__(self, name: str) -> object:
@@ -52,9 +54,7 @@ class GenerousSessions:
 
 async def test_the_fifo_shows_only_what_its_rule_admits_whatever_the_store_returns() -> None:
     stores = memory_stores()
-    world = make_world(
-        STORY, stores=replace(stores, facts=cast(FactStore, GenerousFacts(stores.facts)))
-    )
+    world = make_world(STORY, stores=facts_replaced(stores, GenerousFacts(whole_facts(stores))))
     fresh = {"id": "fresh", "content": "Alice moved to Porto", "scope": "user"}
     old = {"id": "old", "content": "Alice lived in Lisbon", "scope": "user"}
     bobs = {"id": "bobs", "content": "Bob drinks green tea", "scope": "user", "user_id": "bob"}

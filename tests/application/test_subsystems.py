@@ -40,7 +40,7 @@ async def test_with_facts_off_reflections_are_formed_and_shown_and_no_fact_is() 
     assert "Alice wants short answers" in xml
     assert "<Facts>" not in xml
     for key in (ScopeKey.agent("nova"), ScopeKey.user("nova", "alice")):
-        assert await world.stores.facts.count_facts(key) == 0
+        assert await world.stores.fact_reads.count_facts(key) == 0
 
 
 async def test_with_facts_off_search_facts_is_neither_offered_nor_answered() -> None:

@@ -36,12 +36,14 @@ async def snapshot(store: Stores) -> dict[str, Any]:
     """Everything the target holds for the agents the tests use (not revision counters)."""
     out: dict[str, Any] = {}
     for agent in AGENTS:
-        facts = await store.facts.list_facts(FactQuery(AgentId(agent), status=None, limit=10_000))
+        facts = await store.fact_records.list_facts(
+            FactQuery(AgentId(agent), status=None, limit=10_000)
+        )
         vectors = await store.facts.get_vectors([f.id for f in facts])
         reflections = await store.buffers.list_reflections(
             AgentId(agent), None, include_absorbed=True
         )
-        blobs = await store.buffers.list_consolidated(AgentId(agent))
+        blobs = await store.note_records.list_consolidated(AgentId(agent))
         out[agent] = {
             "facts": sorted((f.model_dump(mode="json") for f in facts), key=lambda d: d["id"]),
             "vectors": {k: [round(x, 6) for x in v] for k, v in sorted(vectors.items())},

@@ -303,7 +303,7 @@ async def test_one_agent_only(source: MongoV1Source, tmp_path: Path) -> None:
 async def _facts(store: Stores, agent: AgentId) -> list[Fact]:
     from eden_memory.ports.stores import FactQuery
 
-    return await store.facts.list_facts(FactQuery(agent, status=None, limit=1000))
+    return await store.fact_records.list_facts(FactQuery(agent, status=None, limit=1000))
 
 
 SHARD_PAUSED = oid(0x503)

@@ -42,7 +42,7 @@ async def test_migrated_facts_are_embedded_as_passages(
     journal = JsonFileJournal(tmp_path)
     await migrate_v1(source, store, embedder, journal, MigrationOptions(), NOW)
     assert set(embedder.texts_by_role) == {TextRole.PASSAGE}
-    facts = await store.facts.list_facts(FactQuery(AgentId(AGENT_A_ID), limit=100))
+    facts = await store.fact_records.list_facts(FactQuery(AgentId(AGENT_A_ID), limit=100))
     vectors = await store.facts.get_vectors([f.id for f in facts])
     assert facts
     for fact in facts:

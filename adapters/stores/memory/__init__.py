@@ -34,11 +34,16 @@ def memory_stores() -> Stores:
     async def close() -> None:
         """Nothing to release."""
 
+    facts, sessions, buffers = InMemoryFacts(state), InMemorySessions(state), InMemoryBuffers(state)
     return Stores(
-        facts=InMemoryFacts(state),
+        facts=facts,
+        fact_reads=facts,
+        fact_records=facts,
         ranking=InMemoryRanking(state),
-        sessions=InMemorySessions(state),
-        buffers=InMemoryBuffers(state),
+        sessions=sessions,
+        session_records=sessions,
+        buffers=buffers,
+        note_records=buffers,
         revisions=InMemoryRevisions(state),
         contexts=InMemoryContexts(state),
         close=close,

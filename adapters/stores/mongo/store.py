@@ -33,11 +33,16 @@ def mongo_stores(database: Any, options: MongoStoreOptions | None = None) -> Sto
     async def close() -> None:
         """Nothing to release: the client belongs to whoever built the database object."""
 
+    facts, sessions, buffers = MongoFacts(ctx), MongoSessions(ctx), MongoBuffers(ctx)
     return Stores(
-        facts=MongoFacts(ctx),
+        facts=facts,
+        fact_reads=facts,
+        fact_records=facts,
         ranking=MongoRanking(ctx),
-        sessions=MongoSessions(ctx),
-        buffers=MongoBuffers(ctx),
+        sessions=sessions,
+        session_records=sessions,
+        buffers=buffers,
+        note_records=buffers,
         revisions=MongoRevisions(ctx),
         contexts=MongoContexts(ctx),
         close=close,

@@ -53,11 +53,16 @@ async def open_sqlite(
     async def close() -> None:
         await asyncio.to_thread(handle.close)
 
+    facts, sessions, buffers = SqliteFacts(handle), SqliteSessions(handle), SqliteBuffers(handle)
     return Stores(
-        facts=SqliteFacts(handle),
+        facts=facts,
+        fact_reads=facts,
+        fact_records=facts,
         ranking=SqliteRanking(handle),
-        sessions=SqliteSessions(handle),
-        buffers=SqliteBuffers(handle),
+        sessions=sessions,
+        session_records=sessions,
+        buffers=buffers,
+        note_records=buffers,
         revisions=SqliteRevisions(handle),
         contexts=SqliteContexts(handle),
         close=close,

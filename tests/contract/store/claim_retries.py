@@ -14,13 +14,13 @@ import pytest
 from eden_memory.domain.errors import StoreUnavailableError
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.models import Claim
-from eden_memory.ports.stores import SessionStore
 from tests.contract.store.world import (
     S1,
     T0,
     TTL,
     A,
     StoreFixtures,
+    WholeSessions,
     claim,
     claimed,
     messages,
@@ -31,7 +31,7 @@ from tests.contract.store.world import (
 class LostReply:
     """The store's ``claim_messages``, whose answer is lost after the store has taken it."""
 
-    def __init__(self, sessions: SessionStore) -> None:
+    def __init__(self, sessions: WholeSessions) -> None:
         self.sessions = sessions
 
     async def claim_messages(
@@ -52,7 +52,7 @@ class LostReply:
 
 class ClaimRetryContract(StoreFixtures):
     async def test_the_claimant_asking_again_gets_its_live_claim_back(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         first = await claim(sessions, "worker-1", limit=3)
@@ -64,7 +64,7 @@ class ClaimRetryContract(StoreFixtures):
         assert await claim(sessions, "worker-2", at=timedelta(seconds=TTL + 1)) is None
 
     async def test_a_lost_reply_is_recovered_by_the_claimants_retry(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         with pytest.raises(StoreUnavailableError):
@@ -79,7 +79,7 @@ class ClaimRetryContract(StoreFixtures):
         assert state.pending_messages == 0
 
     async def test_a_claim_taken_over_is_not_given_back_to_its_first_claimant(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         assert await claim(sessions, "worker-1") is not None
@@ -89,7 +89,7 @@ class ClaimRetryContract(StoreFixtures):
         await sessions.complete_claim(taker, [], T0 + timedelta(seconds=TTL + 3))
 
     async def test_a_completed_claim_is_not_taken_again_by_its_claimant(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         done = await claim(sessions, "worker-1")

@@ -9,7 +9,6 @@ import pytest
 
 from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import BufferStore, SessionStore
 from tests.contract.store.world import (
     S1,
     S2,
@@ -18,6 +17,8 @@ from tests.contract.store.world import (
     A,
     Builder,
     StoreFixtures,
+    WholeBuffers,
+    WholeSessions,
     claim,
     claimed,
     messages,
@@ -27,7 +28,7 @@ from tests.contract.store.world import (
 
 class ClaimContract(StoreFixtures):
     async def test_a_claim_takes_the_oldest_pending_messages_up_to_the_limit(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 5), T0)
         taken = await claim(sessions, "worker-1", limit=3)
@@ -37,7 +38,7 @@ class ClaimContract(StoreFixtures):
         assert taken.expires_at == T0 + timedelta(seconds=TTL)
 
     async def test_no_claim_below_the_minimum_or_for_an_unknown_session(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 3), T0)
         assert await claim(sessions, "worker-1", min_messages=4) is None
@@ -46,7 +47,7 @@ class ClaimContract(StoreFixtures):
         assert claimed(taken) == ["msg-1", "msg-2", "msg-3"]
 
     async def test_of_sixteen_concurrent_claimers_exactly_one_wins(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 6), T0)
         claims = await asyncio.gather(*(claim(sessions, f"worker-{n}") for n in range(16)))
@@ -54,13 +55,13 @@ class ClaimContract(StoreFixtures):
         assert len(winners) == 1
         assert claimed(winners[0]) == [f"msg-{n}" for n in range(1, 7)]
 
-    async def test_an_unexpired_claim_keeps_others_out(self, sessions: SessionStore) -> None:
+    async def test_an_unexpired_claim_keeps_others_out(self, sessions: WholeSessions) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         assert await claim(sessions, "worker-1") is not None
         assert await claim(sessions, "worker-2", at=timedelta(seconds=TTL - 1)) is None
 
     async def test_an_expired_claim_is_taken_over_and_its_completion_refused(
-        self, sessions: SessionStore, buffers: BufferStore, build: Builder
+        self, sessions: WholeSessions, buffers: WholeBuffers, build: Builder
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         crashed = await claim(sessions, "worker-1")
@@ -73,7 +74,7 @@ class ClaimContract(StoreFixtures):
         assert await buffers.get_reflection(late.id) is None
 
     async def test_a_released_claim_gives_the_messages_back_at_once(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         failed = await claim(sessions, "worker-1")
@@ -82,7 +83,7 @@ class ClaimContract(StoreFixtures):
         assert claimed(await claim(sessions, "worker-2")) == claimed(failed)
 
     async def test_completing_buffers_reflections_and_clears_what_was_formed(
-        self, sessions: SessionStore, buffers: BufferStore, build: Builder
+        self, sessions: WholeSessions, buffers: WholeBuffers, build: Builder
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 5), T0)
         taken = await claim(sessions, "worker-1", limit=3)
@@ -98,7 +99,7 @@ class ClaimContract(StoreFixtures):
         assert claimed(await claim(sessions, "worker-2")) == ["msg-4", "msg-5"]
 
     async def test_messages_recorded_during_a_claim_wait_for_the_next_one(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         taken = await claim(sessions, "worker-1")
@@ -111,7 +112,7 @@ class ClaimContract(StoreFixtures):
         assert claimed(await claim(sessions, "worker-2")) == ["msg-5"]
 
     async def test_a_saved_plan_outlives_a_released_or_expired_claim_until_completion(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         first = await claim(sessions, "worker-1")
@@ -133,7 +134,7 @@ class ClaimContract(StoreFixtures):
         assert fourth is not None
         assert fourth.plan is None
 
-    async def test_a_lost_claim_cannot_save_a_plan(self, sessions: SessionStore) -> None:
+    async def test_a_lost_claim_cannot_save_a_plan(self, sessions: WholeSessions) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         lost = await claim(sessions, "worker-1")
         assert lost is not None

@@ -6,8 +6,19 @@ from datetime import datetime, timedelta
 
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.scopes import ActiveScopes, Scope, ScopeKey
-from eden_memory.ports.stores import BufferStore, ContextStore, RevisionStore, StoredContext
-from tests.contract.store.world import S1, S2, T0, U1, U2, A, B, Builder, StoreFixtures
+from eden_memory.ports.stores import ContextStore, RevisionStore, StoredContext
+from tests.contract.store.world import (
+    S1,
+    S2,
+    T0,
+    U1,
+    U2,
+    A,
+    B,
+    Builder,
+    StoreFixtures,
+    WholeBuffers,
+)
 
 ALL = frozenset({Scope.AGENT, Scope.USER, Scope.SESSION})
 LONG_AGO = T0 - timedelta(days=1)
@@ -89,7 +100,7 @@ class ContextContract(StoreFixtures):
     async def test_a_context_built_before_a_change_is_not_kept(
         self,
         contexts: ContextStore,
-        buffers: BufferStore,
+        buffers: WholeBuffers,
         revisions: RevisionStore,
         build: Builder,
     ) -> None:

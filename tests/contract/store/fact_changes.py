@@ -12,13 +12,13 @@ from eden_memory.domain.errors import ConflictError, EmbeddingSpaceError, NotFou
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.ports.stores import FactQuery, FactStore, ListingPosition, Stores
-from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, ids
+from eden_memory.ports.stores import FactQuery, ListingPosition, Stores
+from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, WholeFacts, ids
 
 
 class FactChangeContract(StoreFixtures):
     async def test_update_fact_replaces_fact_and_vector_at_the_expected_version(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         fact = build.fact("Alice lives in Paris", user=U1)
         await facts.add_facts([fact], [build.axis(0)])
@@ -31,7 +31,7 @@ class FactChangeContract(StoreFixtures):
         assert vectors[fact.id] == pytest.approx(build.axis(1), abs=1e-5)
 
     async def test_update_fact_without_a_vector_keeps_the_vector(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         fact = build.fact("Alice lives in Paris", user=U1)
         await facts.add_facts([fact], [build.axis(2)])
@@ -40,7 +40,7 @@ class FactChangeContract(StoreFixtures):
         assert vectors[fact.id] == pytest.approx(build.axis(2), abs=1e-5)
 
     async def test_update_fact_refuses_a_vector_of_another_model(
-        self, facts: FactStore, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, build: Builder, space: EmbeddingSpace
     ) -> None:
         fact = build.fact("Alice lives in Paris", user=U1)
         await facts.add_facts([fact], [build.axis(0)])
@@ -63,7 +63,7 @@ class FactChangeContract(StoreFixtures):
         assert vectors[fact.id] == pytest.approx(build.axis(0), abs=1e-5)
 
     async def test_update_fact_without_a_vector_keeps_the_embedding_fields(
-        self, facts: FactStore, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, build: Builder, space: EmbeddingSpace
     ) -> None:
         fact = build.fact("Alice lives in Paris", user=U1)
         await facts.add_facts([fact], [build.axis(0)])
@@ -75,7 +75,7 @@ class FactChangeContract(StoreFixtures):
         assert (stored.embedding_model, stored.embedding_dim) == (space.model, space.dimension)
 
     async def test_update_fact_refuses_a_moved_version(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         fact = build.fact("Alice lives in Paris", user=U1)
         await facts.add_facts([fact], [build.axis(0)])
@@ -86,13 +86,13 @@ class FactChangeContract(StoreFixtures):
         assert await facts.get_facts([fact.id]) == [fact]
 
     async def test_update_fact_of_an_unknown_id_is_not_found(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         with pytest.raises(NotFoundError):
             await facts.update_fact(build.fact("never stored"), None, 1)
 
     async def test_of_two_updates_from_one_version_exactly_one_wins(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         fact = build.fact("The deadline is March 3", user=U1)
         await facts.add_facts([fact], [build.axis(0)])
@@ -121,18 +121,18 @@ class FactChangeContract(StoreFixtures):
         retired = build.fact("gone", formed_at=T0 + 4 * day, status=FactStatus.RETIRED)
         facts = [agent_old, agent_new, mine, theirs, retired, build.fact("b", agent=B)]
         await stores.facts.add_facts(facts, [build.axis(n) for n in range(len(facts))])
-        assert ids(await stores.facts.list_facts(FactQuery(A))) == ids(
+        assert ids(await stores.fact_records.list_facts(FactQuery(A))) == ids(
             [theirs, mine, agent_new, agent_old]
         )
-        assert ids(await stores.facts.list_facts(FactQuery(A, scope=Scope.AGENT))) == ids(
+        assert ids(await stores.fact_records.list_facts(FactQuery(A, scope=Scope.AGENT))) == ids(
             [agent_new, agent_old]
         )
-        assert ids(await stores.facts.list_facts(FactQuery(A, user_id=U1))) == [mine.id]
-        assert ids(await stores.facts.list_facts(FactQuery(A, status=FactStatus.RETIRED))) == [
-            retired.id
-        ]
-        assert len(await stores.facts.list_facts(FactQuery(A, status=None))) == 5
-        page = await stores.facts.list_facts(FactQuery(A, limit=2, offset=1))
+        assert ids(await stores.fact_records.list_facts(FactQuery(A, user_id=U1))) == [mine.id]
+        assert ids(
+            await stores.fact_records.list_facts(FactQuery(A, status=FactStatus.RETIRED))
+        ) == [retired.id]
+        assert len(await stores.fact_records.list_facts(FactQuery(A, status=None))) == 5
+        page = await stores.fact_records.list_facts(FactQuery(A, limit=2, offset=1))
         assert ids(page) == ids([mine, agent_new])
 
     async def test_a_listing_continues_after_a_position_ties_broken_by_id(
@@ -144,19 +144,21 @@ class FactChangeContract(StoreFixtures):
             for n in range(11)
         ]
         await stores.facts.add_facts(facts, [build.axis(n) for n in range(len(facts))])
-        everything = await stores.facts.list_facts(FactQuery(A, limit=100))
+        everything = await stores.fact_records.list_facts(FactQuery(A, limit=100))
         expected = sorted(facts, key=lambda f: (-f.formed_at.timestamp(), f.id))
         assert ids(everything) == ids(expected)
         paged: list[Fact] = []
         after: ListingPosition | None = None
-        while page := await stores.facts.list_facts(FactQuery(A, limit=3, after=after)):
+        while page := await stores.fact_records.list_facts(FactQuery(A, limit=3, after=after)):
             paged.extend(page)
             after = ListingPosition.after(page[-1])
         assert ids(paged) == ids(everything)
         position = ListingPosition.after(everything[4])
-        skipped = await stores.facts.list_facts(FactQuery(A, limit=2, offset=1, after=position))
+        skipped = await stores.fact_records.list_facts(
+            FactQuery(A, limit=2, offset=1, after=position)
+        )
         assert ids(skipped) == ids(everything[6:8])
-        mine = await stores.facts.list_facts(FactQuery(A, user_id=U1, after=position))
+        mine = await stores.fact_records.list_facts(FactQuery(A, user_id=U1, after=position))
         assert ids(mine) == [f.id for f in everything[5:] if f.user_id == U1]
 
     async def test_count_facts_counts_active_facts_of_one_key(
@@ -170,12 +172,12 @@ class FactChangeContract(StoreFixtures):
             build.fact("agent"),
         ]
         await stores.facts.add_facts(facts, [build.axis(n) for n in range(len(facts))])
-        assert await stores.facts.count_facts(ScopeKey.user(A, U1)) == 2
-        assert await stores.facts.count_facts(ScopeKey.agent(A)) == 1
-        assert await stores.facts.count_facts(ScopeKey.agent(B)) == 0
+        assert await stores.fact_reads.count_facts(ScopeKey.user(A, U1)) == 2
+        assert await stores.fact_reads.count_facts(ScopeKey.agent(A)) == 1
+        assert await stores.fact_reads.count_facts(ScopeKey.agent(B)) == 0
 
     async def test_record_access_counts_every_one_of_concurrent_calls(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         fact, other = build.fact("popular", user=U1), build.fact("quiet", user=U1)
         await facts.add_facts([fact, other], [build.axis(0), build.axis(1)])
@@ -187,7 +189,7 @@ class FactChangeContract(StoreFixtures):
         assert untouched.access_count == 0
 
     async def test_delete_facts_reports_how_many_existed(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         keep, drop = build.fact("keep me"), build.fact("drop me")
         await facts.add_facts([keep, drop], [build.axis(0), build.axis(1)])

@@ -13,22 +13,22 @@ from eden_memory.domain.ids import FactId, SessionId
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
 from eden_memory.domain.text import content_hash
-from eden_memory.ports.stores import FactOrigin, FactStore, Stores
-from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, sees
+from eden_memory.ports.stores import FactOrigin, Stores
+from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, WholeFacts, sees
 
 
 class FactContract(StoreFixtures):
-    async def test_an_empty_store_has_no_embedding_space(self, facts: FactStore) -> None:
+    async def test_an_empty_store_has_no_embedding_space(self, facts: WholeFacts) -> None:
         assert await facts.embedding_space() is None
 
     async def test_the_first_insert_sets_the_space(
-        self, facts: FactStore, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, build: Builder, space: EmbeddingSpace
     ) -> None:
         await facts.add_facts([build.fact("Mars festival budget is 50k")], [build.axis(0)])
         assert await facts.embedding_space() == space
 
     async def test_vectors_of_another_model_are_refused(
-        self, facts: FactStore, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, build: Builder, space: EmbeddingSpace
     ) -> None:
         await facts.add_facts([build.fact("first fact")], [build.axis(0)])
         other = EmbeddingSpace("another-model", space.dimension)
@@ -37,7 +37,7 @@ class FactContract(StoreFixtures):
         assert await facts.count_facts(ScopeKey.agent(A)) == 1
 
     async def test_vectors_of_another_dimension_are_refused(
-        self, facts: FactStore, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, build: Builder, space: EmbeddingSpace
     ) -> None:
         await facts.add_facts([build.fact("first fact")], [build.axis(0)])
         wider = EmbeddingSpace(space.model, space.dimension + 1)
@@ -72,15 +72,15 @@ class FactContract(StoreFixtures):
         added = [mine, agents, bobs, other_agents, retired]
         await stores.facts.add_facts(added, [build.axis(n) for n in range(len(added))])
         asked = [*(f.id for f in added), FactId("fact-unknown"), mine.id]
-        origins = await stores.facts.fact_origins(asked, sees(A, U1))
+        origins = await stores.fact_reads.fact_origins(asked, sees(A, U1))
         assert origins == {
             mine.id: FactOrigin(said, SessionId("session-9")),
             agents.id: FactOrigin(T0, None),
         }
-        assert await stores.facts.fact_origins([], sees(A, U1)) == {}
+        assert await stores.fact_reads.fact_origins([], sees(A, U1)) == {}
 
     async def test_an_exact_duplicate_returns_the_stored_fact(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         first = build.fact("Alice's email is alice@example.com", user=U1)
         await facts.add_facts([first], [build.axis(0)])
@@ -90,7 +90,7 @@ class FactContract(StoreFixtures):
         assert await facts.count_facts(ScopeKey.user(A, U1)) == 1
 
     async def test_duplicates_within_one_batch_are_stored_once(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         one, two = (
             build.fact("The API lives at api.example.com"),
@@ -113,7 +113,7 @@ class FactContract(StoreFixtures):
         assert await stores.facts.add_facts(facts, [build.axis(0)] * 4) == facts
 
     async def test_a_retired_fact_does_not_block_its_text(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         old = build.fact("John works at Acme", user=U1)
         await facts.add_facts([old], [build.axis(0)])
@@ -122,7 +122,7 @@ class FactContract(StoreFixtures):
         assert await facts.add_facts([new], [build.axis(0)]) == [new]
 
     async def test_concurrent_writers_never_create_a_duplicate(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         writes = [
             facts.add_facts([build.fact("Bob's phone is 555-0100", user=U1)], [build.axis(0)])
@@ -132,7 +132,7 @@ class FactContract(StoreFixtures):
         assert len({result[0].id for result in results}) == 1
         assert await facts.count_facts(ScopeKey.user(A, U1)) == 1
 
-    async def test_vectors_come_back_for_known_ids(self, facts: FactStore, build: Builder) -> None:
+    async def test_vectors_come_back_for_known_ids(self, facts: WholeFacts, build: Builder) -> None:
         fact = build.fact("Paris is the capital of France")
         vector = build.at_cosine(0.6)
         await facts.add_facts([fact], [vector])
@@ -160,7 +160,7 @@ class FactContract(StoreFixtures):
         assert (Scope.AGENT, content_hash("other agent fact")) not in without_user
 
     async def test_known_hashes_among_given_ones_report_only_those_held(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         held = [build.fact("agent fact"), build.fact("my fact", user=U1)]
         theirs = build.fact("their fact", user=U2)

@@ -54,7 +54,7 @@ async def change(
     target = sorted(live)[n % len(live)]
     fact = live[target]
     if how == "delete":
-        await stores.facts.delete_facts([target])
+        await stores.fact_records.delete_facts([target])
         del live[target]
     elif fact.is_active and how == "edit":
         revised = fact.revised(text, T0, space=build.space)
@@ -120,7 +120,7 @@ class KeywordChangeContract(StoreFixtures):
             build.fact("kayak is blue", user=U2),
         )
         await stores.facts.add_facts([gone, alices, bobs], [build.axis(i) for i in range(3)])
-        await stores.facts.delete_facts([gone.id])
+        await stores.fact_records.delete_facts([gone.id])
         await stores.revisions.delete_scope(ScopeKey.user(A, U1))
         assert await found(stores, "kayak") == set()
         assert await found(stores, "kayak", sees(A, U2)) == {bobs.id}

@@ -8,8 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from eden_memory.domain.ids import AgentId, FactId, ReflectionId, SessionId, UserId
 from eden_memory.domain.models import ConsolidatedMemory, FactStatus
 from eden_memory.domain.scopes import Scope, ScopeKey
-from eden_memory.ports.stores import BufferStore, FactStore
-from tests.contract.store.world import T0, A, B, Builder, StoreFixtures
+from tests.contract.store.world import T0, A, B, Builder, StoreFixtures, WholeBuffers, WholeFacts
 
 # Stored in this order on purpose: none of the pages may come out in insertion order.
 USERS = [UserId(u) for u in ("user-d", "user-a", "user-e", "user-c", "user-b")]
@@ -38,7 +37,7 @@ async def _pages(read: Listing, limit: int) -> list[list[str]]:
 
 class OwnerContract(StoreFixtures):
     async def test_users_with_facts_come_a_page_at_a_time_in_order(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         stored = [build.fact(f"fact {n} of {u}", user=u) for n in range(3) for u in USERS]
         stored.append(build.fact("an agent fact"))
@@ -51,7 +50,7 @@ class OwnerContract(StoreFixtures):
         assert await facts.fact_users(A, None, 0) == []
 
     async def test_a_user_with_retired_facts_only_still_holds_memory(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         retired = build.fact("an old address", user=USERS[0], status=FactStatus.RETIRED)
         foreign = build.fact("another agent's user", agent=B, user=USERS[1])
@@ -60,7 +59,7 @@ class OwnerContract(StoreFixtures):
         assert await facts.fact_users(B, None, 10) == [USERS[1]]
 
     async def test_note_owners_are_the_users_or_sessions_with_a_blob_or_reflections(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         absorbed = build.reflection(ScopeKey.user(A, USERS[1]), "absorbed note")
         await buffers.add_reflections(
@@ -87,7 +86,7 @@ class OwnerContract(StoreFixtures):
         assert await buffers.note_owners(B, Scope.USER, None, 10) == ["user-c"]
 
     async def test_fact_ids_are_found_by_their_first_characters(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         names = ["abc-1", "abc-2", "abd-1", "ab", "xabc"]
         stored = [build.fact(f"fact {n}").evolve(id=FactId(n)) for n in names]
@@ -102,7 +101,7 @@ class OwnerContract(StoreFixtures):
         assert await facts.ids_starting_with(B, "abc", 10) == ["abc-3"]
 
     async def test_reflection_ids_are_found_by_their_first_characters(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         key = ScopeKey.user(A, USERS[0])
         names = ["r-10", "r-11", "r-2", "q-10"]
@@ -115,7 +114,7 @@ class OwnerContract(StoreFixtures):
         assert await buffers.reflection_ids_starting_with(B, "r-1", 10) == ["r-12"]
 
     async def test_agents_with_facts_or_notes_come_a_page_at_a_time_in_order(
-        self, facts: FactStore, buffers: BufferStore, build: Builder
+        self, facts: WholeFacts, buffers: WholeBuffers, build: Builder
     ) -> None:
         agents = [AgentId(a) for a in ("agent-c", "agent-a", "agent-d", "agent-b")]
         retired = build.fact("retired", agent=agents[0], status=FactStatus.RETIRED)

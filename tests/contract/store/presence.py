@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from eden_memory.domain.ids import SessionId, UserId
 from eden_memory.domain.models import Role
-from eden_memory.ports.stores import PendingMessage, SessionStore
+from eden_memory.ports.stores import PendingMessage
 from tests.contract.store.world import (
     S1,
     S2,
@@ -19,6 +19,7 @@ from tests.contract.store.world import (
     U2,
     A,
     StoreFixtures,
+    WholeSessions,
     claim,
     message,
     profile,
@@ -30,7 +31,7 @@ def unauthored(n: int, role: Role = Role.USER) -> PendingMessage:
     return PendingMessage(said, float(n))
 
 
-async def _present(sessions: SessionStore, session: SessionId = S1) -> dict[str, object]:
+async def _present(sessions: WholeSessions, session: SessionId = S1) -> dict[str, object]:
     """Each pending message's id and who was present when it was recorded."""
     taken = await claim(sessions, "reader", session=session)
     assert taken is not None
@@ -39,7 +40,7 @@ async def _present(sessions: SessionStore, session: SessionId = S1) -> dict[str,
 
 class PresenceContract(StoreFixtures):
     async def test_each_message_keeps_the_users_present_when_it_was_recorded(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(users=(U1,)), [unauthored(1)], T0)
         await sessions.record_messages(profile(users=()), [unauthored(2, Role.AGENT)], T0)
@@ -51,7 +52,7 @@ class PresenceContract(StoreFixtures):
         }
 
     async def test_who_was_present_is_the_stores_record_not_the_hosts(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         claimed_by_host = message(1).message.evolve(present=(U2,))
         await sessions.record_messages(
@@ -62,14 +63,14 @@ class PresenceContract(StoreFixtures):
         assert await _present(sessions, S2) == {"msg-2": ()}
 
     async def test_a_recorded_message_is_not_stamped_again_by_a_retried_turn(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(users=(U1,)), [unauthored(1)], T0)
         await sessions.record_messages(profile(users=(U1, U2)), [unauthored(1)], T0)
         assert await _present(sessions) == {"msg-1": (U1,)}
 
     async def test_deleting_a_users_messages_takes_their_words_said_alone_with_no_author(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(
             profile(users=(U1,)), [unauthored(1), unauthored(2, Role.AGENT)], T0
@@ -87,7 +88,7 @@ class PresenceContract(StoreFixtures):
         assert await sessions.delete_messages_by_author(A, UserId("nobody")) == 0
 
     async def test_unauthored_words_of_a_session_of_nobody_are_nobodys(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(users=()), [unauthored(1)], T0)
         await sessions.record_messages(profile(users=(U1,)), [message(2)], T0)

@@ -11,8 +11,8 @@ from eden_memory.domain.errors import ConflictError
 from eden_memory.domain.ids import ReflectionId
 from eden_memory.domain.models import ConsolidatedMemory, Reflection
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import BufferStore, RevisionStore
-from tests.contract.store.world import S1, T0, U1, A, B, Builder, StoreFixtures
+from eden_memory.ports.stores import RevisionStore
+from tests.contract.store.world import S1, T0, U1, A, B, Builder, StoreFixtures, WholeBuffers
 
 USER_KEY = ScopeKey.user(A, U1)
 SESSION_KEY = ScopeKey.session(A, S1)
@@ -31,7 +31,7 @@ def ids(reflections: list[Reflection]) -> list[str]:
 
 class ReflectionContract(StoreFixtures):
     async def test_a_reflection_is_stored_as_given(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Prefers short answers")
         await buffers.add_reflections([reflection])
@@ -39,7 +39,7 @@ class ReflectionContract(StoreFixtures):
         assert await buffers.get_reflection(ReflectionId("refl-unknown")) is None
 
     async def test_adding_an_existing_id_changes_nothing(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Prefers short answers")
         await buffers.add_reflections([reflection])
@@ -48,7 +48,7 @@ class ReflectionContract(StoreFixtures):
         assert len(await buffers.unabsorbed([USER_KEY])) == 1
 
     async def test_unabsorbed_returns_the_buffers_of_the_keys_oldest_first(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         late = build.reflection(USER_KEY, "late", T0 + 2 * MINUTE)
         early = build.reflection(SESSION_KEY, "early", T0)
@@ -59,7 +59,7 @@ class ReflectionContract(StoreFixtures):
         assert ids(found) == ids([early, middle, late])
 
     async def test_list_reflections_of_an_agent_optionally_of_one_key(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         first = build.reflection(USER_KEY, "first", T0)
         second = build.reflection(SESSION_KEY, "second", T0 + MINUTE)
@@ -73,7 +73,7 @@ class ReflectionContract(StoreFixtures):
         assert ids(everything) == ids([first, second, absorbed])
 
     async def test_purging_removes_and_rewrites_absorbed_reflections_too(
-        self, buffers: BufferStore, revisions: RevisionStore, build: Builder
+        self, buffers: WholeBuffers, revisions: RevisionStore, build: Builder
     ) -> None:
         key = ScopeKey.agent(A)
         theirs = build.reflection(key, "from the erased user", T0)
@@ -97,7 +97,7 @@ class ReflectionContract(StoreFixtures):
         assert await buffers.get_reflection(ghost.id) is None
 
     async def test_update_reflection_replaces_an_unabsorbed_one(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Likes jazz")
         await buffers.add_reflections([reflection])
@@ -107,7 +107,7 @@ class ReflectionContract(StoreFixtures):
         assert (edited.version, [h.content for h in edited.history]) == (2, ["Likes jazz"])
 
     async def test_an_update_from_a_stale_version_is_refused_and_changes_nothing(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Likes jazz")
         await buffers.add_reflections([reflection])
@@ -119,7 +119,7 @@ class ReflectionContract(StoreFixtures):
         assert await buffers.get_reflection(reflection.id) == first
 
     async def test_of_concurrent_updates_from_one_version_exactly_one_wins(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Likes jazz")
         await buffers.add_reflections([reflection])
@@ -134,7 +134,7 @@ class ReflectionContract(StoreFixtures):
         assert await buffers.get_reflection(reflection.id) == won[0]
 
     async def test_an_absorbed_reflection_cannot_be_edited(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Likes jazz")
         await buffers.add_reflections([reflection])
@@ -145,7 +145,7 @@ class ReflectionContract(StoreFixtures):
             )
 
     async def test_delete_reflections_removes_only_unabsorbed_ones(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         keep = build.reflection(USER_KEY, "absorbed")
         drop = build.reflection(USER_KEY, "buffered")
@@ -158,7 +158,7 @@ class ReflectionContract(StoreFixtures):
 
 class ConsolidationContract(StoreFixtures):
     async def test_blobs_are_returned_only_for_keys_that_have_one(
-        self, buffers: BufferStore
+        self, buffers: WholeBuffers
     ) -> None:
         memory = blob(USER_KEY, "Prefers short answers", 1)
         assert await buffers.replace_consolidated(memory, None)
@@ -166,7 +166,7 @@ class ConsolidationContract(StoreFixtures):
         assert found == {USER_KEY: memory}
 
     async def test_a_commit_stores_the_blob_and_absorbs_exactly_the_given_reflections(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         taken = [build.reflection(USER_KEY, f"taken {n}", T0 + n * MINUTE) for n in range(2)]
         later = build.reflection(USER_KEY, "arrived during the consolidation", T0 + 5 * MINUTE)
@@ -183,7 +183,7 @@ class ConsolidationContract(StoreFixtures):
             assert stored.absorbed_at == now
 
     async def test_a_commit_from_a_stale_version_changes_nothing(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "buffered")
         await buffers.add_reflections([reflection])
@@ -195,7 +195,7 @@ class ConsolidationContract(StoreFixtures):
         assert ids(await buffers.unabsorbed([USER_KEY])) == [reflection.id]
 
     async def test_of_concurrent_commits_from_one_version_exactly_one_wins(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         buffer = [build.reflection(USER_KEY, f"note {n}", T0 + n * MINUTE) for n in range(4)]
         await buffers.add_reflections(buffer)
@@ -210,7 +210,7 @@ class ConsolidationContract(StoreFixtures):
         assert [(r.absorbed, r.absorbed_into_version) for r in absorbed] == [(True, 1)] * 4
 
     async def test_consecutive_commits_each_absorb_their_own_reflections(
-        self, buffers: BufferStore, build: Builder
+        self, buffers: WholeBuffers, build: Builder
     ) -> None:
         first, second = build.reflection(USER_KEY, "first"), build.reflection(USER_KEY, "second")
         await buffers.add_reflections([first])
@@ -223,7 +223,7 @@ class ConsolidationContract(StoreFixtures):
         ]
         assert sorted(v for v in versions if v is not None) == [1, 2]
 
-    async def test_list_consolidated_returns_one_agents_blobs(self, buffers: BufferStore) -> None:
+    async def test_list_consolidated_returns_one_agents_blobs(self, buffers: WholeBuffers) -> None:
         mine = [blob(USER_KEY, "user blob", 1), blob(SESSION_KEY, "session blob", 2)]
         for memory in [*mine, blob(ScopeKey.agent(B), "other agent", 1)]:
             await buffers.replace_consolidated(memory, None)
@@ -231,7 +231,7 @@ class ConsolidationContract(StoreFixtures):
         assert sorted(found, key=lambda m: m.key) == sorted(mine, key=lambda m: m.key)
 
     async def test_replace_consolidated_with_and_without_expected_version(
-        self, buffers: BufferStore
+        self, buffers: WholeBuffers
     ) -> None:
         v1, v2 = blob(USER_KEY, "written by a person", 1), blob(USER_KEY, "edited", 2)
         assert await buffers.replace_consolidated(v1, None)

@@ -7,8 +7,21 @@ from datetime import timedelta
 
 from eden_memory.domain.models import ConsolidatedMemory
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import BufferStore, FactStore, RevisionStore, SessionStore
-from tests.contract.store.world import S1, T0, U1, U2, A, Builder, StoreFixtures, messages, profile
+from eden_memory.ports.stores import RevisionStore
+from tests.contract.store.world import (
+    S1,
+    T0,
+    U1,
+    U2,
+    A,
+    Builder,
+    StoreFixtures,
+    WholeBuffers,
+    WholeFacts,
+    WholeSessions,
+    messages,
+    profile,
+)
 
 USER_KEY = ScopeKey.user(A, U1)
 SESSION_KEY = ScopeKey.session(A, S1)
@@ -27,7 +40,7 @@ def blob(key: ScopeKey, content: str, version: int) -> ConsolidatedMemory:
 
 class RevisionContract(StoreFixtures):
     async def test_scrubbing_keeps_every_record_and_search_works_after(
-        self, facts: FactStore, revisions: RevisionStore, build: Builder
+        self, facts: WholeFacts, revisions: RevisionStore, build: Builder
     ) -> None:
         kept = build.fact("Alice's birthday is May 4", user=U1)
         gone = build.fact("Alice's cat is called Tom", user=U1)
@@ -42,7 +55,7 @@ class RevisionContract(StoreFixtures):
         assert set(await revisions.revisions(keys)) == set(keys)
 
     async def test_fact_changes_move_the_revision(
-        self, facts: FactStore, revisions: RevisionStore, build: Builder
+        self, facts: WholeFacts, revisions: RevisionStore, build: Builder
     ) -> None:
         fact = build.fact("Alice's birthday is May 4", user=U1)
         assert await moves(revisions, USER_KEY, facts.add_facts([fact], [build.axis(0)]))
@@ -53,7 +66,7 @@ class RevisionContract(StoreFixtures):
         assert await moves(revisions, USER_KEY, facts.delete_facts([fact.id]))
 
     async def test_access_tracking_does_not_move_the_revision(
-        self, facts: FactStore, revisions: RevisionStore, build: Builder
+        self, facts: WholeFacts, revisions: RevisionStore, build: Builder
     ) -> None:
         fact = build.fact("Alice's birthday is May 4", user=U1)
         await facts.add_facts([fact], [build.axis(0)])
@@ -61,7 +74,7 @@ class RevisionContract(StoreFixtures):
         assert not await moves(revisions, USER_KEY, seen)
 
     async def test_reflection_changes_move_the_revision(
-        self, buffers: BufferStore, revisions: RevisionStore, build: Builder
+        self, buffers: WholeBuffers, revisions: RevisionStore, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Prefers metric units")
         assert await moves(revisions, USER_KEY, buffers.add_reflections([reflection]))
@@ -70,7 +83,7 @@ class RevisionContract(StoreFixtures):
         assert await moves(revisions, USER_KEY, buffers.delete_reflections([reflection.id]))
 
     async def test_blob_changes_move_the_revision(
-        self, buffers: BufferStore, revisions: RevisionStore, build: Builder
+        self, buffers: WholeBuffers, revisions: RevisionStore, build: Builder
     ) -> None:
         reflection = build.reflection(USER_KEY, "Prefers metric units")
         await buffers.add_reflections([reflection])
@@ -81,7 +94,7 @@ class RevisionContract(StoreFixtures):
         )
 
     async def test_completing_a_claim_moves_the_revision_of_what_it_buffered(
-        self, sessions: SessionStore, revisions: RevisionStore, build: Builder
+        self, sessions: WholeSessions, revisions: RevisionStore, build: Builder
     ) -> None:
         await sessions.record_messages(profile(), messages(1, 4), T0)
         claim = await sessions.claim_messages(A, S1, "worker", T0, 60.0, 1, 10)
@@ -90,7 +103,7 @@ class RevisionContract(StoreFixtures):
         assert await moves(revisions, SESSION_KEY, sessions.complete_claim(claim, formed, T0))
 
     async def test_deleting_a_scope_removes_its_memory_and_moves_the_revision(
-        self, facts: FactStore, buffers: BufferStore, revisions: RevisionStore, build: Builder
+        self, facts: WholeFacts, buffers: WholeBuffers, revisions: RevisionStore, build: Builder
     ) -> None:
         mine = [build.fact("my first fact", user=U1), build.fact("my second fact", user=U1)]
         theirs = build.fact("their fact", user=U2)

@@ -12,8 +12,19 @@ from eden_memory.domain.ids import AgentId
 from eden_memory.domain.models import FactStatus
 from eden_memory.domain.ranking import Hit
 from eden_memory.domain.scopes import FactVisibility, Scope
-from eden_memory.ports.stores import FactRanking, FactStore, Stores
-from tests.contract.store.world import T0, U1, U2, A, B, Builder, StoreFixtures, ids, sees
+from eden_memory.ports.stores import FactRanking, Stores
+from tests.contract.store.world import (
+    T0,
+    U1,
+    U2,
+    A,
+    B,
+    Builder,
+    StoreFixtures,
+    WholeFacts,
+    ids,
+    sees,
+)
 
 
 def hit_ids(hits: list[Hit]) -> list[str]:
@@ -22,7 +33,7 @@ def hit_ids(hits: list[Hit]) -> list[str]:
 
 class SearchContract(StoreFixtures):
     async def test_semantic_ranking_ranks_by_cosine_best_first(
-        self, facts: FactStore, ranking: FactRanking, build: Builder
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder
     ) -> None:
         far, near, exact = build.fact("far"), build.fact("near"), build.fact("exact")
         vectors = [build.at_cosine(0.1), build.at_cosine(0.8), build.axis(0)]
@@ -72,7 +83,7 @@ class SearchContract(StoreFixtures):
         assert await found(sees(AgentId("agent-c"), U1)) == set()
 
     async def test_limit_visible_results_come_back_past_closer_hidden_facts(
-        self, facts: FactStore, ranking: FactRanking, build: Builder
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder
     ) -> None:
         hidden = [build.fact(f"someone else's fact {n}", user=U2) for n in range(200)]
         await facts.add_facts(hidden, [build.axis(0)] * len(hidden))
@@ -84,7 +95,7 @@ class SearchContract(StoreFixtures):
         assert hit_ids(hits) == ids(mine[::-1][:5])
 
     async def test_keyword_ranking_ranks_more_matching_terms_higher(
-        self, facts: FactStore, ranking: FactRanking, build: Builder
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder
     ) -> None:
         best = build.fact("The rocket launch deadline and budget were approved", user=U1)
         some = build.fact("The rocket design review was approved by everyone", user=U1)
@@ -108,7 +119,7 @@ class SearchContract(StoreFixtures):
         ],
     )
     async def test_in_a_store_of_three_facts_a_distinctive_word_clears_the_floor(
-        self, facts: FactStore, ranking: FactRanking, build: Builder, query: str, wanted: int
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder, query: str, wanted: int
     ) -> None:
         small = [
             build.fact("Alice's email is alice@example.com", user=U1),
@@ -121,7 +132,7 @@ class SearchContract(StoreFixtures):
         assert hits[0].score >= ranking.text_score_threshold
 
     async def test_keyword_coverage_is_the_share_of_the_question_a_fact_holds(
-        self, facts: FactStore, ranking: FactRanking, build: Builder
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder
     ) -> None:
         """What relevance reads of a keyword hit (``domain.relevance``): 1 for a fact holding
         every word of the question, far less when it holds one of three, and less when the
@@ -191,7 +202,7 @@ class SearchContract(StoreFixtures):
         ]
 
     async def test_retired_facts_are_never_found(
-        self, facts: FactStore, ranking: FactRanking, build: Builder
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder
     ) -> None:
         live, dead = (
             build.fact("John works at Acme", user=U1),
@@ -218,11 +229,13 @@ class SearchContract(StoreFixtures):
         ]
         await stores.facts.add_facts([*facts, *extra], [build.axis(n) for n in range(6)])
         since = T0 - timedelta(days=7)  # inclusive
-        assert ids(await stores.facts.recent_facts(sees(A, U1), since, 10)) == ids(facts[:0:-1])
-        assert ids(await stores.facts.recent_facts(sees(A, U1), since, 2)) == ids(facts[:1:-1])
+        assert ids(await stores.fact_reads.recent_facts(sees(A, U1), since, 10)) == ids(
+            facts[:0:-1]
+        )
+        assert ids(await stores.fact_reads.recent_facts(sees(A, U1), since, 2)) == ids(facts[:1:-1])
 
     async def test_reembedding_moves_the_store_to_a_new_space(
-        self, facts: FactStore, ranking: FactRanking, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder, space: EmbeddingSpace
     ) -> None:
         moved, unmoved = build.fact("moved fact"), build.fact("unmoved fact")
         await facts.add_facts([moved, unmoved], [build.axis(0), build.axis(0)])
@@ -242,7 +255,7 @@ class SearchContract(StoreFixtures):
         assert set(hit_ids(hits)) == {moved.id, unmoved.id, newcomer.id}
 
     async def test_a_query_of_another_model_is_refused_even_of_the_same_dimension(
-        self, facts: FactStore, ranking: FactRanking, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder, space: EmbeddingSpace
     ) -> None:
         other = EmbeddingSpace("another-model", space.dimension)
         visible = sees(A, None)
@@ -260,7 +273,7 @@ class SearchContract(StoreFixtures):
             await ranking.semantic_ranking([1.0] * (space.dimension - 1), visible, 10, space=space)
 
     async def test_a_fact_not_yet_reembedded_moves_when_updated_with_a_new_vector(
-        self, facts: FactStore, ranking: FactRanking, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, ranking: FactRanking, build: Builder, space: EmbeddingSpace
     ) -> None:
         moved, unmoved = build.fact("moved fact"), build.fact("unmoved fact")
         await facts.add_facts([moved, unmoved], [build.axis(0), build.axis(0)])

@@ -13,7 +13,7 @@ from eden_memory.domain.ids import SessionId, UserId
 from eden_memory.domain.models import Role
 from eden_memory.domain.participants import check_reader
 from eden_memory.domain.profile import SessionProfile
-from eden_memory.ports.stores import PendingMessage, SessionStore
+from eden_memory.ports.stores import PendingMessage
 from tests.contract.store.world import (
     S1,
     S2,
@@ -23,6 +23,7 @@ from tests.contract.store.world import (
     A,
     B,
     StoreFixtures,
+    WholeSessions,
     claim,
     claimed,
     message,
@@ -33,7 +34,7 @@ from tests.contract.store.world import (
 
 class SessionContract(StoreFixtures):
     async def test_recording_creates_the_session_with_its_pending_work(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         state = await sessions.record_messages(profile(users=(U1, U2)), messages(1, 3), T0)
         assert (state.agent_id, state.session_id, state.profile.user_ids) == (A, S1, (U1, U2))
@@ -43,14 +44,14 @@ class SessionContract(StoreFixtures):
         assert await sessions.get_session(A, S1) == state
         assert await sessions.get_session(A, S2) is None
 
-    async def test_a_message_id_already_recorded_is_ignored(self, sessions: SessionStore) -> None:
+    async def test_a_message_id_already_recorded_is_ignored(self, sessions: WholeSessions) -> None:
         await sessions.record_messages(profile(), messages(1, 3), T0)
         state = await sessions.record_messages(profile(), messages(2, 5), T0 + timedelta(minutes=1))
         assert state.pending_messages == 5
         assert state.pending_tokens == pytest.approx(15.0)
         assert state.last_activity_at == T0 + timedelta(minutes=1)
 
-    async def test_every_turn_refreshes_the_profile(self, sessions: SessionStore) -> None:
+    async def test_every_turn_refreshes_the_profile(self, sessions: WholeSessions) -> None:
         await sessions.record_messages(profile(users=(U1,)), messages(1, 1), T0)
         changed = SessionProfile(
             agent_id=A,
@@ -70,7 +71,7 @@ class SessionContract(StoreFixtures):
         )
 
     async def test_the_agents_own_settings_are_kept_with_the_profile(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         own = AgentSettings.of(
             {"consolidation": {"thresholds": {"agent": 16}}, "facts": {"enabled": False}}
@@ -86,7 +87,7 @@ class SessionContract(StoreFixtures):
         assert state.profile.settings == AgentSettings()
 
     async def test_another_users_turn_in_a_session_is_refused_and_writes_nothing(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         first = await sessions.record_messages(profile(users=(U1,)), messages(1, 2), T0)
         with pytest.raises(SessionUsersError, match="own session id"):
@@ -97,7 +98,7 @@ class SessionContract(StoreFixtures):
         assert [s.session_id for s in await sessions.sessions_of_user(A, U2)] == []
 
     async def test_pending_messages_are_never_filed_as_one_member_of_their_group(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         first = await sessions.record_messages(profile(users=(U1, U2)), messages(1, 2), T0)
         with pytest.raises(SessionUsersError, match="not formed yet"):
@@ -109,7 +110,7 @@ class SessionContract(StoreFixtures):
         assert (state.profile.user_ids, state.pending_messages) == ((U1,), 1)
 
     async def test_a_read_checked_on_the_stored_session_refuses_what_a_turn_refuses(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         """The read side of the rule (``check_reader`` over ``get_session``) relies on the
         stored users and pending count being those the turn's own check reads."""
@@ -130,13 +131,13 @@ class SessionContract(StoreFixtures):
                 turn = False
             assert (session, given, read) == (session, given, turn)
 
-    async def test_an_agent_only_session_may_learn_its_user(self, sessions: SessionStore) -> None:
+    async def test_an_agent_only_session_may_learn_its_user(self, sessions: WholeSessions) -> None:
         await sessions.record_messages(profile(users=()), messages(1, 2), T0)
         state = await sessions.record_messages(profile(users=(U1,)), messages(3, 3), T0)
         assert (state.profile.user_ids, state.pending_messages) == ((U1,), 3)
 
     async def test_a_turn_naming_no_users_keeps_the_sessions_users(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(users=(U1,)), messages(1, 2), T0)
         state = await sessions.record_messages(
@@ -149,7 +150,7 @@ class SessionContract(StoreFixtures):
             await sessions.record_messages(profile(users=(U2,)), messages(4, 4, U2), T0)
 
     async def test_dropping_a_groups_pending_context_keeps_only_the_remaining_members_words(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         said = [
             message(1, U1),
@@ -172,7 +173,7 @@ class SessionContract(StoreFixtures):
         assert other.pending_messages == 1
 
     async def test_dropping_pending_context_leaves_formed_messages(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(users=(U1, U2)), messages(1, 2, "agent"), T0)
         formed = await claim(sessions, "worker-1")
@@ -183,7 +184,7 @@ class SessionContract(StoreFixtures):
         assert await sessions.drop_pending_context(A, S2, [U1]) == 0  # no such session
 
     async def test_removing_a_user_takes_them_out_of_every_profile_of_the_agent(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(S1, (U1, U2)), messages(1, 2), T0)
         await sessions.record_messages(profile(S2, (U2,)), messages(3, 3, "user-2"), T0)
@@ -200,7 +201,7 @@ class SessionContract(StoreFixtures):
         assert await sessions.remove_user(A, U1) == []
 
     async def test_cold_sessions_are_idle_with_enough_pending_messages(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         quiet, busy, small = SessionId("quiet"), SessionId("busy"), SessionId("small")
         await sessions.record_messages(profile(quiet), messages(1, 4), T0)
@@ -216,7 +217,7 @@ class SessionContract(StoreFixtures):
         await sessions.complete_claim(formed, [], T0)
         assert await sessions.cold_sessions(T0, 4, limit=10) == []
 
-    async def test_ending_a_session_stamps_it(self, sessions: SessionStore) -> None:
+    async def test_ending_a_session_stamps_it(self, sessions: WholeSessions) -> None:
         await sessions.record_messages(profile(), messages(1, 1), T0)
         ended = await sessions.end_session(A, S1, T0 + timedelta(hours=1))
         assert ended is not None
@@ -224,7 +225,7 @@ class SessionContract(StoreFixtures):
         assert await sessions.end_session(A, S2, T0) is None
 
     async def test_sessions_of_a_user_are_those_they_took_part_in(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         group = SessionId("group")
         await sessions.record_messages(profile(S1, (U1,)), messages(1, 1), T0)
@@ -235,7 +236,7 @@ class SessionContract(StoreFixtures):
         assert {(s.agent_id, s.session_id) for s in found} == {(A, S1), (A, group)}
 
     async def test_deleting_a_session_removes_its_messages_and_state(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         await sessions.record_messages(profile(S1), messages(1, 3), T0)
         await sessions.record_messages(profile(S2), messages(1, 2), T0)
@@ -245,7 +246,7 @@ class SessionContract(StoreFixtures):
         assert claimed(await claim(sessions, "worker-1", session=S2)) == ["msg-1", "msg-2"]
 
     async def test_deleting_an_authors_messages_spares_everyone_else(
-        self, sessions: SessionStore
+        self, sessions: WholeSessions
     ) -> None:
         mixed = [*messages(1, 2, author=U1), *messages(3, 4, author=U2)]
         await sessions.record_messages(profile(S1, (U1, U2)), mixed, T0)

@@ -12,8 +12,17 @@ from eden_memory.domain.errors import EmbeddingSpaceError, InvalidInputError, No
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact, FactStatus
 from eden_memory.domain.scopes import ScopeKey
-from eden_memory.ports.stores import FactQuery, FactStore, Stores, Superseding
-from tests.contract.store.world import T0, U1, A, Builder, StoreFixtures, sees
+from eden_memory.ports.stores import FactQuery, Stores, Superseding
+from tests.contract.store.world import (
+    T0,
+    U1,
+    A,
+    Builder,
+    StoreFixtures,
+    WholeFacts,
+    sees,
+    whole_facts,
+)
 
 NOW = T0 + timedelta(days=400)
 CITY = "user.home_city"
@@ -24,7 +33,7 @@ def keyed(build: Builder, content: str, days: int, key: str | None = CITY) -> Fa
     return fact.evolve(supersede_key=key)
 
 
-async def statuses(facts: FactStore, *items: Fact) -> list[tuple[FactStatus, FactId | None]]:
+async def statuses(facts: WholeFacts, *items: Fact) -> list[tuple[FactStatus, FactId | None]]:
     stored = {f.id: f for f in await facts.get_facts([f.id for f in items])}
     return [(stored[f.id].status, stored[f.id].superseded_by) for f in items]
 
@@ -37,7 +46,7 @@ async def found(stores: Stores, build: Builder, axis: int) -> list[str]:
 
 class SupersessionContract(StoreFixtures):
     async def test_freshness_fields_are_kept_as_given(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         fact = keyed(build, "Alice lives in Boston", 0).evolve(valid_until=NOW)
         assert await facts.add_facts([fact], [build.axis(0)]) == [fact]
@@ -54,7 +63,7 @@ class SupersessionContract(StoreFixtures):
         revisions = await stores.revisions.revisions([ScopeKey.user(A, U1)])
         [done] = await stores.facts.add_superseding([Superseding(denver, build.axis(1))], NOW)
         assert (done.fact, done.retired_ids) == (denver, (boston.id,))
-        assert await statuses(stores.facts, boston, denver) == [
+        assert await statuses(whole_facts(stores), boston, denver) == [
             (FactStatus.RETIRED, denver.id),
             (FactStatus.ACTIVE, None),
         ]
@@ -71,14 +80,14 @@ class SupersessionContract(StoreFixtures):
         await stores.facts.add_facts([denver], [build.axis(1)])
         [done] = await stores.facts.add_superseding([Superseding(boston, build.axis(0))], NOW)
         assert (done.fact.status, done.retired) == (FactStatus.RETIRED, ())
-        assert await statuses(stores.facts, boston, denver) == [
+        assert await statuses(whole_facts(stores), boston, denver) == [
             (FactStatus.RETIRED, denver.id),
             (FactStatus.ACTIVE, None),
         ]
         assert await found(stores, build, 0) == [denver.id]
 
     async def test_items_of_one_call_supersede_each_other_in_order(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         chain = [keyed(build, f"Alice lives in city {n}", n) for n in range(3)]
         items = [Superseding(f, build.axis(n)) for n, f in enumerate(chain)]
@@ -91,7 +100,7 @@ class SupersessionContract(StoreFixtures):
         ]
 
     async def test_a_named_fact_is_retired_and_other_facts_are_untouched(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         named, other = keyed(build, "Alice is 30", 0, None), keyed(build, "Alice is kind", 0, None)
         await facts.add_facts([named, other], [build.axis(0), build.axis(2)])
@@ -105,7 +114,7 @@ class SupersessionContract(StoreFixtures):
         ]
 
     async def test_a_bad_named_fact_is_refused_and_nothing_of_the_call_is_written(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         agent_fact = build.fact("The office is in Lyon")
         await facts.add_facts([agent_fact], [build.axis(0)])
@@ -118,7 +127,7 @@ class SupersessionContract(StoreFixtures):
             assert await facts.get_facts([first.id, second.id]) == []
 
     async def test_a_retry_stores_nothing_twice_and_finishes_the_retirements(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         boston, denver = keyed(build, "Alice lives in Boston", 0), keyed(build, "Denver", 90)
         await facts.add_facts([boston, denver], [build.axis(0), build.axis(1)])  # both active
@@ -129,7 +138,7 @@ class SupersessionContract(StoreFixtures):
         assert await facts.count_facts(ScopeKey.user(A, U1)) == 1
 
     async def test_an_exact_duplicate_of_an_active_fact_changes_nothing(
-        self, facts: FactStore, build: Builder
+        self, facts: WholeFacts, build: Builder
     ) -> None:
         boston, denver = keyed(build, "Alice lives in Boston", 0), keyed(build, "Denver", 90, None)
         await facts.add_facts([boston, denver], [build.axis(0), build.axis(1)])
@@ -140,7 +149,7 @@ class SupersessionContract(StoreFixtures):
         assert await facts.get_facts([twin.id]) == []
 
     async def test_vectors_of_another_space_are_refused(
-        self, facts: FactStore, build: Builder, space: EmbeddingSpace
+        self, facts: WholeFacts, build: Builder, space: EmbeddingSpace
     ) -> None:
         await facts.add_facts([keyed(build, "Alice lives in Boston", 0)], [build.axis(0)])
         other = EmbeddingSpace("another-model", space.dimension)

@@ -132,9 +132,9 @@ async def _check_recent(
     stores: Stores, viewer: FactVisibility, visible: set[str], limit: int
 ) -> None:
     since = T0 - timedelta(days=1)
-    some = await stores.facts.recent_facts(viewer, since, limit)
+    some = await stores.fact_reads.recent_facts(viewer, since, limit)
     assert {f.id for f in some} <= visible
     assert len(some) == min(limit, len(visible))
     assert [f.formed_at for f in some] == sorted((f.formed_at for f in some), reverse=True)
-    every = await stores.facts.recent_facts(viewer, since, len(visible) + 1)
+    every = await stores.fact_reads.recent_facts(viewer, since, len(visible) + 1)
     assert {f.id for f in every} == visible

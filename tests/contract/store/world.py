@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import ClassVar
+from typing import ClassVar, Protocol, cast
 
 import pytest
 
@@ -29,12 +29,45 @@ from eden_memory.ports.stores import (
     BufferStore,
     ContextStore,
     FactRanking,
+    FactReads,
+    FactRecords,
     FactStore,
+    NoteRecords,
     PendingMessage,
     RevisionStore,
+    SessionRecords,
     SessionStore,
     Stores,
 )
+
+
+class WholeFacts(FactStore, FactReads, FactRecords, Protocol):
+    """Every fact port at once: what one adapter object implements, and the suite holds it to."""
+
+
+def whole_facts(stores: Stores) -> WholeFacts:
+    """The one object behind every fact port of ``stores``, as the adapters bundle it."""
+    assert len({id(stores.facts), id(stores.fact_reads), id(stores.fact_records)}) == 1
+    return cast(WholeFacts, stores.facts)
+
+
+class WholeSessions(SessionStore, SessionRecords, Protocol):
+    """Every session port at once (see ``WholeFacts``)."""
+
+
+class WholeBuffers(BufferStore, NoteRecords, Protocol):
+    """Every note port at once (see ``WholeFacts``)."""
+
+
+def whole_sessions(stores: Stores) -> WholeSessions:
+    assert id(stores.sessions) == id(stores.session_records)
+    return cast(WholeSessions, stores.sessions)
+
+
+def whole_buffers(stores: Stores) -> WholeBuffers:
+    assert id(stores.buffers) == id(stores.note_records)
+    return cast(WholeBuffers, stores.buffers)
+
 
 StoreFactory = Callable[[], Awaitable[Stores]]
 
@@ -197,20 +230,20 @@ class StoreFixtures:
         return await make_stores()
 
     @pytest.fixture
-    def facts(self, stores: Stores) -> FactStore:
-        return stores.facts
+    def facts(self, stores: Stores) -> WholeFacts:
+        return whole_facts(stores)
 
     @pytest.fixture
     def ranking(self, stores: Stores) -> FactRanking:
         return stores.ranking
 
     @pytest.fixture
-    def sessions(self, stores: Stores) -> SessionStore:
-        return stores.sessions
+    def sessions(self, stores: Stores) -> WholeSessions:
+        return whole_sessions(stores)
 
     @pytest.fixture
-    def buffers(self, stores: Stores) -> BufferStore:
-        return stores.buffers
+    def buffers(self, stores: Stores) -> WholeBuffers:
+        return whole_buffers(stores)
 
     @pytest.fixture
     def revisions(self, stores: Stores) -> RevisionStore:

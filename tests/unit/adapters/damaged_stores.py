@@ -22,6 +22,7 @@ from eden_memory.domain.models import ConsolidatedMemory, Fact, Message, Reflect
 from eden_memory.domain.profile import SessionProfile
 from eden_memory.domain.scopes import FactVisibility, Scope, ScopeKey
 from eden_memory.ports.stores import FactQuery, PendingMessage, Stores
+from tests.contract.store.world import whole_buffers, whole_facts, whole_sessions
 
 T0 = datetime(2026, 2, 1, 9, 30, tzinfo=UTC)
 A, U, S = AgentId("agent"), UserId("user"), SessionId("session")
@@ -92,7 +93,7 @@ def copy_store(source: Path, target: Path) -> None:
 
 def _reads(stores: Stores) -> list[Callable[[], Awaitable[object]]]:
     ids = [FactId(f"fact-{n}") for n in range(FACTS)]
-    facts, buffers, sessions = stores.facts, stores.buffers, stores.sessions
+    facts, buffers, sessions = whole_facts(stores), whole_buffers(stores), whole_sessions(stores)
     return [
         lambda: facts.list_facts(FactQuery(A, status=None, limit=1000)),
         lambda: facts.list_facts(FactQuery(A, scope=Scope.USER, user_id=U)),

@@ -43,7 +43,7 @@ async def test_fail_next_fails_one_call_then_the_method_works_again() -> None:
     fail_next(store, "add_facts", StoreUnavailableError("connection reset"))
     with pytest.raises(StoreUnavailableError):
         await store.facts.add_facts([fact("a")], [[1.0, 0.0]])
-    assert await store.facts.count_facts(ScopeKey.agent(AGENT)) == 0
+    assert await store.fact_reads.count_facts(ScopeKey.agent(AGENT)) == 0
     assert await store.facts.add_facts([fact("a")], [[1.0, 0.0]]) == [fact("a")]
 
 
@@ -62,7 +62,7 @@ async def test_a_failure_after_the_work_leaves_the_change_in_place() -> None:
     fail_next(store, "add_facts", StoreUnavailableError("ack lost"), after=True)
     with pytest.raises(StoreUnavailableError):
         await store.facts.add_facts([fact("a")], [[1.0, 0.0]])
-    assert await store.facts.count_facts(ScopeKey.agent(AGENT)) == 1
+    assert await store.fact_reads.count_facts(ScopeKey.agent(AGENT)) == 1
 
 
 def test_only_async_methods_can_be_made_to_fail() -> None:
@@ -108,7 +108,7 @@ async def test_keyword_statistics_are_those_of_the_visible_facts_through_changes
     moved = facts[2].evolve(user_id=UserId("u1"), content="Acme moved here")
     await store.facts.update_fact(moved, None, 1)
     await store.facts.update_fact(facts[5].retired(T0, "contradicted", None), None, 1)
-    await store.facts.delete_facts([facts[9].id])
+    await store.fact_records.delete_facts([facts[9].id])
     alice = FactVisibility(AGENT, UserId("u1"), frozenset({Scope.AGENT, Scope.USER}))
     live = {f.id: f for f in await store.facts.get_facts([f.id for f in facts])}
     seen = {str(i): f.content for i, f in live.items() if f.is_active and f.user_id in owners[:2]}

@@ -47,7 +47,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], Read, str]] = [
         "consolidated",
         {"scope": "agent"},
         {"$set": {"content": 42}},
-        lambda s: s.buffers.list_consolidated(A),
+        lambda s: s.note_records.list_consolidated(A),
         "does not decode: ConsolidatedMemory content:",
     ),
     (
@@ -95,7 +95,7 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], Read, str]] = [
         "facts",
         {"_id": "fact-7"},
         {"$set": {"scope": "galaxy"}},
-        lambda s: s.facts.list_facts(FactQuery(A, status=None)),
+        lambda s: s.fact_records.list_facts(FactQuery(A, status=None)),
         "the document 'fact-7' does not decode: Fact scope:",
     ),
     (
@@ -167,7 +167,7 @@ async def test_any_damaged_field_answers_or_raises_our_errors(seed: int) -> None
 async def _claimed_later(stores: Stores) -> BaseException | None:
     try:
         await stores.sessions.claim_messages(A, S, "late", T0 + timedelta(hours=1), 60, 1, 5)
-        await stores.facts.list_facts(FactQuery(A, status=None))
+        await stores.fact_records.list_facts(FactQuery(A, status=None))
     except Exception as exc:
         return exc
     return None

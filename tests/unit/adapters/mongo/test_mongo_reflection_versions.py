@@ -48,9 +48,9 @@ async def test_a_reflection_stored_without_a_version_is_version_one(database: An
     assert old is not None
     assert (old.version, old.history) == (1, ())
     with pytest.raises(ConflictError):
-        await stores.buffers.update_reflection(old.revised("Likes coffee", T0), 2)
+        await stores.note_records.update_reflection(old.revised("Likes coffee", T0), 2)
     edited = old.revised("Likes green tea", T0)
-    assert await stores.buffers.update_reflection(edited, 1) == edited
+    assert await stores.note_records.update_reflection(edited, 1) == edited
     assert await stores.buffers.get_reflection(note.id) == edited
     with pytest.raises(ConflictError):
-        await stores.buffers.update_reflection(old.revised("Likes coffee", T0), 1)
+        await stores.note_records.update_reflection(old.revised("Likes coffee", T0), 1)

@@ -34,25 +34,25 @@ CASES: list[tuple[str, str, Read, str]] = [
     (
         "a fact whose record is another's",
         "UPDATE facts SET doc = (SELECT doc FROM facts WHERE id = 'fact-5') WHERE id = 'fact-3'",
-        lambda s: s.facts.list_facts(FactQuery(A)),
+        lambda s: s.fact_records.list_facts(FactQuery(A)),
         "the facts row 'fact-3' does not decode: its record is of fact 'fact-5'",
     ),
     (
         "a fact field of the wrong type",
         "UPDATE facts SET doc = json_set(doc, '$.version', 'two') WHERE id = 'fact-53'",
-        lambda s: s.facts.recent_facts(VIEWER, T0 - timedelta(days=1), 40),
+        lambda s: s.fact_reads.recent_facts(VIEWER, T0 - timedelta(days=1), 40),
         "the facts row 'fact-53' does not decode: Fact version:",
     ),
     (
         "a fact that is not JSON, read for its origin",
         "UPDATE facts SET doc = substr(doc, 1, 40) WHERE id = 'fact-3'",
-        lambda s: s.facts.fact_origins([FactId("fact-3")], VIEWER),
+        lambda s: s.fact_reads.fact_origins([FactId("fact-3")], VIEWER),
         "the facts row 'fact-3' does not decode: its record is not JSON",
     ),
     (
         "a fact whose source session is a number",
         "UPDATE facts SET doc = json_set(doc, '$.source_session_id', 7) WHERE id = 'fact-3'",
-        lambda s: s.facts.fact_origins([FactId("fact-3")], VIEWER),
+        lambda s: s.fact_reads.fact_origins([FactId("fact-3")], VIEWER),
         "the facts row 'fact-3' does not decode: its record's source session is not text",
     ),
     (
@@ -76,7 +76,7 @@ CASES: list[tuple[str, str, Read, str]] = [
     (
         "a blob that is not JSON",
         "UPDATE consolidated SET doc = '{' WHERE scope = 'agent'",
-        lambda s: s.buffers.list_consolidated(A),
+        lambda s: s.note_records.list_consolidated(A),
         "the consolidated row ('agent', 'agent', '') does not decode",
     ),
     (

@@ -160,7 +160,7 @@ async def test_a_version_9_file_upgrades_without_loss_and_ranks_as_it_did(
             assert [(h.id, h.score) for h in hits] == ranked  # ids, order and scores
         moved = facts[3].evolve(user_id=U1, content="Bob lent Alice his kayak")
         await store.facts.update_fact(moved, None, 1)
-        await store.facts.delete_facts([facts[0].id])
+        await store.fact_records.delete_facts([facts[0].id])
         hits = await store.ranking.keyword_ranking("kayak", ALICE, 50)
         assert {h.id for h in hits} == {facts[1].id, facts[2].id, facts[4].id, moved.id}
     with sqlite3.connect(path) as raw:

@@ -50,14 +50,16 @@ async def test_a_version_5_file_upgrades_with_nothing_lost(tmp_path: Path) -> No
     facts = _facts()
     async with await open_sqlite(path) as store:
         await store.facts.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
-        before = await store.facts.list_facts(FactQuery(A, limit=100))
+        before = await store.fact_records.list_facts(FactQuery(A, limit=100))
     as_version_5(path)
     assert "facts_listing" not in indexes(path)
     async with await open_sqlite(path) as store:
         assert await store.facts.get_facts([f.id for f in facts]) == facts
-        assert await store.facts.list_facts(FactQuery(A, limit=100)) == before
+        assert await store.fact_records.list_facts(FactQuery(A, limit=100)) == before
         after = ListingPosition.after(before[3])
-        assert await store.facts.list_facts(FactQuery(A, limit=4, after=after)) == before[4:8]
+        assert (
+            await store.fact_records.list_facts(FactQuery(A, limit=4, after=after)) == before[4:8]
+        )
         found = await store.ranking.keyword_ranking("kayaks", VIEWER, 20)
         assert {r.id for r in found} == {f.id for f in facts}
         ranked = await store.ranking.semantic_ranking([1.0, 0, 0, 0], VIEWER, 20, space=SPACE)
@@ -97,13 +99,13 @@ async def test_a_version_7_file_gains_the_owner_index_with_nothing_lost(tmp_path
     facts = _facts()
     async with await open_sqlite(path) as store:
         await store.facts.add_facts(facts, [[1.0, 0.0, 0.0, 0.0]] * len(facts))
-        before = await store.facts.list_facts(FactQuery(A, limit=100))
+        before = await store.fact_records.list_facts(FactQuery(A, limit=100))
     with sqlite3.connect(path) as raw:
         raw.execute("DROP INDEX facts_owner_listing")
         raw.execute("PRAGMA user_version = 7")
     async with await open_sqlite(path) as store:
         assert await store.facts.get_facts([f.id for f in facts]) == facts
-        assert await store.facts.list_facts(FactQuery(A, limit=100)) == before
+        assert await store.fact_records.list_facts(FactQuery(A, limit=100)) == before
     assert "facts_owner_listing" in indexes(path)
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

@@ -63,7 +63,7 @@ async def add_job(store: Stores, n: int) -> object:
 
 async def access_job(store: Stores, n: int) -> object:
     for _ in range(25):
-        await store.facts.record_access([FactId("fact-0")], T0)
+        await store.fact_reads.record_access([FactId("fact-0")], T0)
     return n
 
 
@@ -78,7 +78,7 @@ async def vectors_job(store: Stores, n: int) -> object:
             for i in range(10)
         ]
         await store.facts.add_facts(facts, rng.standard_normal((10, 2)).tolist())
-        await store.facts.delete_facts([facts[0].id])
+        await store.fact_records.delete_facts([facts[0].id])
         await store.ranking.semantic_ranking([1.0, 0.5], viewer, 5, space=EmbeddingSpace("m", 2))
     return n
 
@@ -165,7 +165,7 @@ async def test_processes_adding_one_text_store_it_once(tmp_path: Path) -> None:
     results = await asyncio.to_thread(in_processes, path, "add")
     assert len(set(results)) == 1
     async with await open_sqlite(path) as store:
-        assert await store.facts.count_facts(KEY) == 1
+        assert await store.fact_reads.count_facts(KEY) == 1
 
 
 async def test_access_counts_from_every_process_add_up(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ async def test_a_reflection_stored_without_a_version_is_version_one(tmp_path: Pa
         assert old is not None
         assert (old.version, old.history) == (1, ())
         with pytest.raises(ConflictError):
-            await store.buffers.update_reflection(old.revised("Likes coffee", T0), 2)
+            await store.note_records.update_reflection(old.revised("Likes coffee", T0), 2)
         edited = old.revised("Likes green tea", T0)
-        assert await store.buffers.update_reflection(edited, 1) == edited
+        assert await store.note_records.update_reflection(edited, 1) == edited
         assert await store.buffers.get_reflection(note.id) == edited

@@ -121,7 +121,7 @@ async def test_one_fact_at_a_time_keeps_the_log_short_and_exact(path: Path) -> N
         for n in range(count):
             await store.facts.add_facts([fact(n)], vectors(1, seed=n))
             if n % 7 == 6:  # a removal now and then, in its own chunk
-                await store.facts.delete_facts([FactId(f"fact-{n - 3}")])
+                await store.fact_records.delete_facts([FactId(f"fact-{n - 3}")])
     _, chunks, written = the_row(path)
     assert chunks <= 3 * (FAN - 1)  # 342 entries (300 writes, 42 removals) merged by 16s
     assert count - 42 <= written < count  # a merge drops the rows removed within it

@@ -73,7 +73,7 @@ async def test_a_writer_killed_before_its_commit_leaves_the_last_commit(
         for n in range(40):  # small chunks, some merged
             await store.facts.add_facts([fact(n)], vectors(1, seed=n))
         await store.facts.add_facts([fact(n) for n in range(40, 90)], vectors(50))
-        await store.facts.delete_facts([FactId(f"fact-{n}") for n in range(5, 45)])
+        await store.fact_records.delete_facts([FactId(f"fact-{n}") for n in range(5, 45)])
     before = _state(path)
     child = multiprocessing.get_context("spawn").Process(target=dying, args=(str(path),))
     child.start()

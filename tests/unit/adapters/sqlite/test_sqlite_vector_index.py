@@ -87,7 +87,7 @@ async def test_updates_retirements_and_deletions_elsewhere_are_seen(pair: Pair) 
     assert await pair.scores(X) == {"a": 1.0, "b": 1.0, "c": 0.0}
     await pair.writer.facts.update_fact(a.retired(T0, "wrong", None), None, 1)
     assert await pair.scores(X) == {"b": 1.0, "c": 0.0}
-    await pair.writer.facts.delete_facts([c.id])
+    await pair.writer.fact_records.delete_facts([c.id])
     assert await pair.scores(X) == {"b": 1.0}
 
 
@@ -95,7 +95,7 @@ async def test_a_reembedding_elsewhere_switches_the_space(pair: Pair) -> None:
     await pair.writer.facts.add_facts([fact("a"), fact("b")], [X, Y])
     assert set(await pair.ranked(X)) == {"a", "b"}
     v2 = EmbeddingSpace("m2", 3)
-    await pair.writer.facts.reembed_facts(v2, {FactId("a"): Z})
+    await pair.writer.fact_records.reembed_facts(v2, {FactId("a"): Z})
     assert await pair.ranked(Z, v2) == ["a"]
     await pair.writer.facts.add_facts([fact("c", space=v2)], [Y])
     assert await pair.ranked(Z, v2) == ["a", "c"]
@@ -146,7 +146,7 @@ async def test_an_index_older_than_the_kept_tombstones_reloads(
     await pair.writer.facts.add_facts([fact(name) for name in "abcd"], [X] * 4)
     assert set(await pair.ranked(X)) == set("abcd")
     for name in "abc":
-        await pair.writer.facts.delete_facts([FactId(name)])
+        await pair.writer.fact_records.delete_facts([FactId(name)])
     with sqlite3.connect(pair.path) as raw:
         kept = {row[0] for row in raw.execute("SELECT fact_id FROM fact_tombstones")}
     assert "a" not in kept
@@ -174,4 +174,4 @@ async def test_a_fact_moved_to_another_scope_moves_in_the_index(pair: Pair) -> N
     assert [
         h.id for h in await pair.reader.ranking.semantic_ranking(X, other_user, 5, space=SPACE)
     ] == ["mine"]
-    assert await pair.reader.facts.count_facts(mine.key) == 0
+    assert await pair.reader.fact_reads.count_facts(mine.key) == 0

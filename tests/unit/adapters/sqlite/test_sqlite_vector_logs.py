@@ -123,7 +123,7 @@ async def test_adding_facts_appends_them_to_the_log_a_new_store_opens_from(path:
 async def test_deletions_retirements_and_new_vectors_reach_the_log(path: Path) -> None:
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(30)], vectors(30))
-        await store.facts.delete_facts([FactId("fact-3"), FactId("fact-7")])
+        await store.fact_records.delete_facts([FactId("fact-3"), FactId("fact-7")])
         retired = fact(5).model_copy(update={"status": FactStatus.RETIRED})
         await store.facts.update_fact(retired, None, 1)
         await store.facts.update_fact(fact(9), [1.0, 0.0, 0.0], 1)  # a new vector
@@ -140,7 +140,7 @@ async def test_writes_by_another_store_are_replayed_after_the_log(path: Path) ->
         await first.facts.add_facts([fact(n) for n in range(10)], vectors(10))
         await first.ranking.semantic_ranking([1.0, 0, 0], VIEWER, 5, space=SPACE)
         await second.facts.add_facts([fact(n) for n in range(10, 20)], vectors(10, seed=3))
-        await second.facts.delete_facts([FactId("fact-2")])
+        await second.fact_records.delete_facts([FactId("fact-2")])
         query = [0.1, 0.9, 0.4]
         assert [
             h.id for h in await first.ranking.semantic_ranking(query, VIEWER, 10, space=SPACE)
@@ -204,7 +204,7 @@ async def test_a_new_embedding_space_drops_the_old_logs(path: Path) -> None:
     other = EmbeddingSpace("m2", 3)
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(6)], vectors(6))
-        await store.facts.reembed_facts(
+        await store.fact_records.reembed_facts(
             other, {FactId(f"fact-{n}"): v for n, v in enumerate(vectors(6, seed=9))}
         )
     query = [1.0, -1.0, 0.0]
@@ -218,7 +218,7 @@ async def test_a_log_of_mostly_dead_rows_is_compacted_after_a_search(path: Path)
     count = 6000
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(count)], vectors(count))
-        await store.facts.delete_facts([FactId(f"fact-{n}") for n in range(count - 10)])
+        await store.fact_records.delete_facts([FactId(f"fact-{n}") for n in range(count - 10)])
     assert the_row(path)[1:] == (2, count)  # the facts, then their removal
     query = [0.0, 1.0, 1.0]
     assert await ranked(path, query) == truth(path, query)
@@ -258,7 +258,7 @@ async def test_a_partition_left_without_facts_keeps_no_chunk(path: Path) -> None
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(4)], vectors(4))
         await store.facts.add_facts([fact(9, user=None)], vectors(1, seed=7))
-        await store.facts.delete_facts([FactId(f"fact-{n}") for n in range(4)])
+        await store.fact_records.delete_facts([FactId(f"fact-{n}") for n in range(4)])
         assert chunk_rows(path) == 0  # the user's vectors are gone from the file
         assert the_row(path)[1:] == (0, 0)  # an empty log, still followed
         assert chunk_rows(path, ("agent", "agent", "")) == 1
@@ -288,7 +288,7 @@ async def test_after_a_scrub_no_chunk_holds_a_deleted_facts_vector(path: Path) -
     gone = (unit / np.linalg.norm(unit)).astype(np.float16).tobytes()
     async with await open_sqlite(path) as store:
         await store.facts.add_facts([fact(n) for n in range(10)], rows)
-        await store.facts.delete_facts([FactId("fact-4")])
+        await store.fact_records.delete_facts([FactId("fact-4")])
         with sqlite3.connect(path) as raw:
             blobs = b"".join(r[0] for r in raw.execute("SELECT rows FROM vector_chunks"))
         assert gone in blobs  # a dead row, until the log is compacted
