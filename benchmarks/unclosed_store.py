@@ -29,7 +29,6 @@ from benchmarks.scale import (
     BUILD_BATCH,
     LAYOUTS,
     NOW,
-    TOP_K,
     VIEWER_USER,
     WORDS,
     PrecomputedEmbedder,
@@ -38,6 +37,7 @@ from benchmarks.scale import (
     unit_rows,
 )
 from benchmarks.scale import load as machine_load
+from benchmarks.scale_floors import TOP_K
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite

@@ -99,9 +99,9 @@ async def test_a_search_in_the_process_that_filled_the_store_reads_candidates_by
             hits = await store.ranking.semantic_ranking(_vector(3), VIEWER, 80, space=SPACE)
             words = await store.ranking.keyword_ranking("kayak trip 3", VIEWER, 80)
             ids = [h.id for h in [*hits, *words]]
-            origins = await store.facts.fact_origins(ids, VIEWER)
+            origins = await store.fact_reads.fact_origins(ids, VIEWER)
             await store.facts.get_facts(ids[:10])
-            await store.facts.recent_facts(VIEWER, T0, 20)
+            await store.fact_reads.recent_facts(VIEWER, T0, 20)
             await store.fact_records.list_facts(FactQuery(AgentId("agent"), limit=10))
         found = plans(path, seen)
     finally:
@@ -126,8 +126,8 @@ async def test_the_writes_of_a_store_never_closed_find_their_rows_by_index(
             await store.facts.add_facts(more, [_vector(n) for n in range(50)])
             changed = more[0].model_copy(update={"content": "an edited note"})
             await store.facts.update_fact(changed, _vector(1), more[0].version)
-            await store.facts.record_access([f.id for f in more[:5]], T0)
-            await store.facts.delete_facts([more[1].id])
+            await store.fact_reads.record_access([f.id for f in more[:5]], T0)
+            await store.fact_records.delete_facts([more[1].id])
         found = plans(path, seen)
     finally:
         await store.close()
