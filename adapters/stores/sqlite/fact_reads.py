@@ -24,8 +24,14 @@ def visible_partitions(visibility: FactVisibility) -> list[KeyCols]:
     return parts
 
 
-def partition_filter(parts: Sequence[KeyCols], alias: str = "") -> tuple[str, list[str]]:
-    """A WHERE fragment admitting exactly ``parts`` (never empty: callers check first)."""
-    p = f"{alias}." if alias else ""
+def partition_filter(parts: Sequence[KeyCols], *, by_index: bool = True) -> tuple[str, list[str]]:
+    """A WHERE fragment admitting exactly ``parts`` (never empty: callers check first).
+
+    ``by_index=False`` writes each column as ``+column``, which no index can serve: a read
+    of rows found by id filters them by partition and cannot be planned along a partition's
+    index instead (which, without the planner's statistics, it was: every fact of the
+    viewer's partitions read to keep 80).
+    """
+    p = "" if by_index else "+"
     clause = f"({p}agent_id = ? AND {p}scope = ? AND {p}owner = ?)"
     return "(" + " OR ".join([clause] * len(parts)) + ")", [v for part in parts for v in part]

@@ -122,7 +122,7 @@ class SqliteFacts:
         parts = visible_partitions(visibility)
         if not parts or not ids:
             return {}
-        where, keys = partition_filter(parts)
+        where, keys = partition_filter(parts, by_index=False)
         found: dict[FactId, FactOrigin] = {}
         for chunk in chunks(list(dict.fromkeys(ids))):
             params = [*chunk, *keys]
