@@ -17,9 +17,6 @@ def test_the_search_is_printed_beside_the_embedding_fresh_repeated_and_by_stage(
 ) -> None:
     asyncio.run(query_embedding.run(tmp_path / "q.db", 20, 3))
     out = capsys.readouterr().out
-    assert "20 facts, 3 queries each; load" in out
-    assert "query embedding alone p50" in out
-    assert "search, fresh queries" in out
-    assert "search, repeated" in out
-    assert "embed_queries" in out
-    assert "retrieve_and_fuse" in out
+    printed = ["20 facts, 3 queries each; load", "query embedding alone p50", "search, fresh"]
+    printed += ["search, repeated", "embed_queries", "retrieve_and_fuse"]
+    assert [p for p in printed if p not in out] == []
