@@ -182,6 +182,10 @@ class SearchSettings(_Settings):
     # call a search; ``expand_model`` names another model than the fast role's.
     expand: bool = False
     expand_model: str | None = None
+    # Query vectors remembered per process, per model, least recently used dropped first
+    # (adapters/wrappers/query_cache.py; 0: none): 8 bytes a dimension, 3 MB at the default
+    # for 384 dimensions, 12 MB for 1536, at most 2.5 GB at the bound for 3072.
+    query_cache_entries: Annotated[int, Field(ge=0, le=100_000)] = 1024
 
     @model_validator(mode="after")
     def _top_k_fits(self) -> Self:

@@ -7,11 +7,13 @@ service itself, ``application.metering``); the composition root stacks them, for
 """
 
 from eden_memory.adapters.wrappers.limits import LimitedEmbedder, LimitedLLM
+from eden_memory.adapters.wrappers.query_cache import QueryVectorCache
 from eden_memory.adapters.wrappers.retry import RetryPolicy, is_retryable
 
 __all__ = [
     "LimitedEmbedder",
     "LimitedLLM",
+    "QueryVectorCache",
     "RetryPolicy",
     "is_retryable",
 ]

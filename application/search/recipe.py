@@ -97,9 +97,12 @@ class FactSearch:
     async def _found(self, asked: Asked, expanded: Expanded, span: Span) -> Found:
         """The recipe: one line a stage; the debug output is these values."""
         stage = Stages()
-        vectors = await self._vectors(stage, asked)
-        rule = await self._rule(asked.thresholds)
-        lists = await stage("retrieve_and_fuse", self._retrieval.per_query(asked, vectors, rule))
+        with self._retrieval.keyword_started(asked) as keyword:
+            vectors = await self._vectors(stage, asked)
+            rule = await self._rule(asked.thresholds)
+            lists = await stage(
+                "retrieve_and_fuse", self._retrieval.per_query(asked, vectors, rule, keyword)
+            )
         now = self.clock.now()
         raised, read = await stage("read_facts", self._raised(asked, lists, now))
         chosen, read = await stage("read_facts", self._winners.chosen(asked, raised, read, now))

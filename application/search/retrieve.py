@@ -8,6 +8,7 @@ Each retriever and each fusion is a span of its own (``eden_memory.search.semant
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -26,6 +27,23 @@ from eden_memory.ports.telemetry import Attribute, Span, Telemetry
 
 
 @dataclass(frozen=True)
+class KeywordLists:
+    """The keyword rankings of one search, running; cancelled if the search fails first."""
+
+    lists: list[asyncio.Future[list[Hit]]]
+
+    def __enter__(self) -> KeywordLists:
+        return self
+
+    def __exit__(self, *failed: object) -> None:
+        for running in self.lists:
+            if not running.done():
+                running.cancel()
+            elif not running.cancelled():
+                running.exception()  # a failure the search did not wait for, seen: no warning
+
+
+@dataclass(frozen=True)
 class Retrieval:
     ranking: FactRanking
     embedder: Embedder
@@ -35,16 +53,33 @@ class Retrieval:
     async def vectors(self, queries: list[str]) -> list[list[float] | None]:
         return list(await embed(self.embedder, queries, TextRole.QUERY))
 
+    def keyword_started(self, asked: Asked) -> KeywordLists:
+        """Each query's keyword ranking, started now: it needs no vector, so it runs while
+        the queries are embedded (and the floors read) instead of after."""
+        depth = retrieval_depth(asked.k, self.settings)
+        visibility, mode = asked.scopes.visibility, asked.mode
+        return KeywordLists(
+            [
+                asyncio.ensure_future(self._keyword(q, visibility, depth, mode))
+                for q in asked.queries
+            ]
+        )
+
     async def per_query(
-        self, asked: Asked, vectors: list[list[float] | None], rule: FusionRule
+        self,
+        asked: Asked,
+        vectors: list[list[float] | None],
+        rule: FusionRule,
+        keyword: KeywordLists,
     ) -> list[QueryDebug]:
-        """Each query's candidates, fused (``QueryDebug.fused``), with its two lists."""
+        """Each query's candidates, fused (``QueryDebug.fused``), with its two lists: the
+        semantic ranking runs now, the keyword one started before the embedding."""
         depth = retrieval_depth(asked.k, self.settings)
         visibility, mode = asked.scopes.visibility, asked.mode
         return await asyncio.gather(
             *(
-                self._one(q, v, visibility, depth, mode, rule)
-                for q, v in zip(asked.queries, vectors, strict=True)
+                self._one(q, v, kw, visibility, depth, mode, rule)
+                for q, v, kw in zip(asked.queries, vectors, keyword.lists, strict=True)
             )
         )
 
@@ -52,14 +87,14 @@ class Retrieval:
         self,
         query: str,
         vector: list[float] | None,
+        keyword: Awaitable[list[Hit]],
         visibility: FactVisibility,
         depth: int,
         mode: SearchMode,
         rule: FusionRule,
     ) -> QueryDebug:
         sem_hits, kw_hits = await asyncio.gather(
-            self._semantic(vector, visibility, depth, mode),
-            self._keyword(query, visibility, depth, mode),
+            self._semantic(vector, visibility, depth, mode), keyword
         )
         fused = self._fused(sem_hits, kw_hits, mode, rule)
         return QueryDebug(

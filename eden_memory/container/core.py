@@ -17,6 +17,7 @@ from dependency_injector import containers, providers
 
 from eden_memory.adapters.clocks import SystemClock
 from eden_memory.adapters.wrappers.limits import LimitedEmbedder, LimitedLLM
+from eden_memory.adapters.wrappers.query_cache import QueryVectorCache
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig
@@ -114,10 +115,15 @@ class Container(containers.DeclarativeContainer):
 
     reranker = providers.Singleton(reranker_builders.reranker, config)
 
+    # Around the chosen embedder, or the one a host passed in: repeated queries not embedded again.
+    cached_embedder = providers.Singleton(
+        QueryVectorCache, embedder, config.provided.memory.search.query_cache_entries
+    )
+
     service = providers.Singleton(
         MemoryService,
         stores=stores,
-        embedder=embedder,
+        embedder=cached_embedder,
         llm=llms,
         clock=clock,
         settings=config.provided.memory,

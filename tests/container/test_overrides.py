@@ -18,6 +18,7 @@ from eden_memory.domain.errors import ConfigurationError, ProviderError
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Message, Role
 from eden_memory.domain.scopes import AgentMemoryConfig
+from eden_memory.domain.settings import MemorySettings, SearchSettings
 from eden_memory.factory import open_memory
 from eden_memory.testing import ScriptedLLM
 from tests.container.conftest import Settings
@@ -144,3 +145,18 @@ async def test_something_else_given_as_the_store_is_a_clear_error(settings: Sett
     with pytest.raises(ConfigurationError, match=refused):
         async with open_memory(settings(), store=42):  # type: ignore[arg-type]
             pass
+
+
+@pytest.mark.parametrize(("entries", "embedded"), [(1024, 1), (0, 2)])
+async def test_a_repeated_query_is_embedded_once_unless_the_cache_is_off(
+    settings: Settings, entries: int, embedded: int
+) -> None:
+    embedder = FakeEmbedder()
+    memory_settings = MemorySettings(search=SearchSettings(query_cache_entries=entries))
+    config = settings(memory=memory_settings)
+    async with open_memory(config, llm=scripted(), embedder=embedder) as memory:
+        chat = memory.conversation(AGENT, "s1", ["alice"])
+        before = embedder.calls
+        await memory.search_facts(chat, ["Alice's order"])
+        await memory.search_facts(chat, ["Alice's order"])
+        assert embedder.calls - before == embedded
