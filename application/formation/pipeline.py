@@ -37,6 +37,7 @@ from eden_memory.domain.ids import AgentId, ReflectionId, SessionId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
 from eden_memory.domain.models.provenance import speakers
+from eden_memory.domain.personal_details import people_of
 from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
@@ -183,6 +184,7 @@ class Formation:
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
+        report.facts_moved.extend(extracted.moved)
         report.facts_capped = extracted.capped
         log_capped(report, "facts", extracted.capped, cap)
         report.citations_trimmed = extracted.citations_trimmed
@@ -217,8 +219,10 @@ class Formation:
                 self.settings,
                 claim.session.profile.memory_instructions,
                 caps.notes_per_scope,
+                people_of(claim.messages, claim.session.profile.user_ids),
             )
         report.reflections_rejected.extend(notes.rejected)
+        report.reflections_moved.extend(notes.moved)
         report.dates_resolved += notes.dates_resolved
         log_rejected(report, "reflection", notes.rejected)
         for scope, capped in notes.capped.items():
