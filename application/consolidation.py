@@ -71,7 +71,8 @@ class Consolidator:
         scaffold = scaffolding_of(f"{system}\n{prompt}", carried, prompt_catalogue())
         echoed = echoed_scaffolding(answer.content, scaffold)
         if echoed:
-            return _rejected(plan, answer.content, f"the answer echoes the prompt ({', '.join(echoed)})")
+            echoes = ", ".join(echoed)
+            return _rejected(plan, answer.content, f"the answer echoes the prompt ({echoes})")
         problem = blob_problem(key.scope, answer.content, carried, _users(plan))
         if problem is not None:
             return _rejected(plan, answer.content, f"the answer {problem}")

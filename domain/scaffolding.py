@@ -102,8 +102,9 @@ def echoed_scaffolding(answer: str, scaffolding: Scaffolding) -> tuple[str, ...]
     for phrase in scaffolding.phrases:
         if any(phrase.in_line(line) for line in lines):
             found.add(phrase.text)
-    copied = near_copies(answer, scaffolding.sentences, scaffolding.carried_words)
-    found.update(f"{text!r} with other names" for text in copied)
+    if not found:  # an exact echo says enough; a near-copy is the echo with other names
+        copied = near_copies(answer, scaffolding.sentences, scaffolding.carried_words)
+        found.update(f"{text!r} with other names" for text in copied)
     return tuple(sorted(found))
 
 

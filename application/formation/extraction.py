@@ -8,6 +8,7 @@ from datetime import date, datetime
 from typing import NamedTuple
 
 from eden_memory.application.calls import ModelRouter
+from eden_memory.application.formation.agent_scope import fact_placement, note_placement
 from eden_memory.application.prompts.catalogue import prompt_catalogue
 from eden_memory.application.prompts.facts import fact_extraction_prompt
 from eden_memory.application.prompts.reflections import reflection_prompt
@@ -21,7 +22,6 @@ from eden_memory.domain.ids import MessageId, UserId
 from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import ConsolidatedMemory, Message, Reflection
 from eden_memory.domain.models.provenance import speakers
-from eden_memory.domain.personal_details import place_agent_text
 from eden_memory.domain.relative_dates import has_relative_date, resolve_relative_dates
 from eden_memory.domain.scaffolding import Scaffolding, echoed_scaffolding, scaffolding_of
 from eden_memory.domain.scopes import ActiveScopes, Scope
@@ -96,7 +96,7 @@ async def extract_facts(
             continue
         out.facts.append(kept.fact)
         if kept.moved is not None:
-            out.moved.append(Rejected(item.content, f"{kept.moved}; kept in the user's own memory"))
+            out.moved.append(kept.moved)
         out.citations_trimmed += kept.trimmed
         out.dates_resolved += kept.dated
     return out
@@ -106,7 +106,7 @@ class _Kept(NamedTuple):
     fact: SourcedFact
     trimmed: bool  # its citation was cut to the closest messages
     dated: bool  # its relative dates were made absolute
-    moved: str | None = None  # why a fact filed as the agent's is the user's
+    moved: Rejected | None = None  # a fact filed as the agent's, kept as the user's: why
 
 
 def _fact(
@@ -131,20 +131,17 @@ def _fact(
     problem = facts.problem(content, sources) or _echo(content, scaffold)
     if problem is not None:
         return Rejected(item.content, problem)
-    # A fact names its person by design: only identifiers keep it out of the agent's facts.
-    placed = place_agent_text(content, (), Scope.USER in scopes.fact_scopes)
-    if scope is Scope.AGENT and placed.scope is not Scope.AGENT:
-        if placed.scope is None:
-            return Rejected(item.content, f"{placed.why}; no single user to keep it for")
-        scope = placed.scope
+    placed = fact_placement(item.content, content, scope, scopes)
+    if isinstance(placed, Rejected):
+        return placed
     offered = sources or messages
     cited = _cited(content, offered)
     dated = _dated(content, cited, settings.facts.max_words)
     return _Kept(
-        SourcedFact.of(NewFact(dated, scope), cited, session_users),
+        SourcedFact.of(NewFact(dated, placed.scope), cited, session_users),
         len(cited) < len(offered),
         dated != content,
-        placed.why if scope is not Scope(item.scope) else None,
+        placed.moved,
     )
 
 
@@ -239,36 +236,19 @@ async def extract_reflections(
                 out.rejected.append(note)
                 continue
             note = _note_dated(note, said_on, settings, out)
-            placed = _placed(text, note, scope, (people, scopes), out)
-            if placed is scope:
-                kept.append(note)
-            elif placed is Scope.USER:
+            placed = note_placement(text, note, scope, people, scopes)
+            if isinstance(placed, Rejected):
+                out.rejected.append(placed)
+            elif placed.moved is not None:
+                out.moved.append(placed.moved)
                 moved.append(note)
+            else:
+                kept.append(note)
         # Moved notes were kept under the agent's cap: they do not take the user's places.
         kept = [*moved, *kept] if scope is Scope.USER else kept
         if kept:
             out.by_scope[scope] = kept
     return out
-
-
-def _placed(
-    text: str,
-    note: str,
-    scope: Scope,
-    context: tuple[Sequence[str], ActiveScopes],
-    out: ExtractedNotes,
-) -> Scope | None:
-    """The level an accepted note is kept at: an agent note that identifies a user is moved
-    to the user's memory (reported) or refused (reported)."""
-    if scope is not Scope.AGENT:
-        return scope
-    people, scopes = context
-    placed = place_agent_text(note, people, Scope.USER in scopes.scopes)
-    if placed.scope is Scope.USER:
-        out.moved.append(Rejected(text, f"{placed.why}; kept in the user's own memory"))
-    elif placed.scope is None:
-        out.rejected.append(Rejected(text, f"{placed.why}; no single user to keep it for"))
-    return placed.scope
 
 
 def _note_dated(

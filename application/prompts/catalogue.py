@@ -21,11 +21,11 @@ from eden_memory.domain.near_copies import PromptSentence, prompt_sentences
 from eden_memory.domain.scopes import HIERARCHY, Scope, ScopeKey
 
 _AGENT = "catalogue"
-_KEYS = {
-    Scope.AGENT: ScopeKey.agent(_AGENT),
-    Scope.USER: ScopeKey.user(_AGENT, "someone"),
-    Scope.SESSION: ScopeKey.session(_AGENT, "a-session"),
-}
+_KEYS = (
+    ScopeKey.agent(_AGENT),
+    ScopeKey.user(_AGENT, "someone"),
+    ScopeKey.session(_AGENT, "a-session"),
+)
 
 
 def prompt_texts() -> tuple[str, ...]:
@@ -37,7 +37,7 @@ def prompt_texts() -> tuple[str, ...]:
         *expansion_prompt(["A question?"], 2),
         *rerank_prompt(["A question?"], ["A memory."]),
     ]
-    for scope, key in _KEYS.items():
+    for key in _KEYS:
         empty = ConsolidatedMemory.empty(key, 200)
         texts += consolidation_prompt(empty, [])
         texts += consolidation_prompt(empty.model_copy(update={"content": "A text."}), [])

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from eden_memory.domain.ids import AgentId
-from eden_memory.domain.models import Scope
+from eden_memory.domain.scopes import Scope
 from eden_memory.ports.llm import LLMRequest
 from eden_memory.testing import ScriptedLLM
 from tests.application.stores import StoreMaker
@@ -76,11 +76,13 @@ async def test_a_users_details_filed_as_the_agents_move_to_that_users_own_memory
     assert [m.content for m in report.facts_moved] == ["Alice's email is alice@acme.example"]
     shared = await _agent_memory(world)
     assert PROJECT_NOTE in shared
-    assert "alice@acme.example" not in shared and "#4417" not in shared
+    assert "alice@acme.example" not in shared
+    assert "#4417" not in shared
     bob = await world.memory.get_context(world.memory.conversation(AGENT, "bob-1", ["bob"]))
-    assert "alice@acme.example" not in bob.text and "4417" not in bob.text
+    assert "alice@acme.example" not in bob.xml
+    assert "4417" not in bob.xml
     alice = await world.memory.get_context(world.memory.conversation(AGENT, "alice-2", ["alice"]))
-    assert "alice@acme.example" in alice.text  # kept, as hers
+    assert "alice@acme.example" in alice.xml  # kept, as hers
 
 
 async def test_in_a_group_a_users_details_filed_as_the_agents_are_refused(
@@ -95,10 +97,13 @@ async def test_in_a_group_a_users_details_filed_as_the_agents_are_refused(
     assert report is not None
     refused = {r.content: r.why for r in report.reflections_rejected}
     assert set(refused) >= {ALICE_NOTE, BOB_NOTE, ORDER_NOTE}
-    assert "no single user" in refused[BOB_NOTE] and "phone number" in refused[BOB_NOTE]
-    assert report.reflections_moved == [] and report.facts_moved == []
+    assert "no single user" in refused[BOB_NOTE]
+    assert "phone number" in refused[BOB_NOTE]
+    assert report.reflections_moved == []
+    assert report.facts_moved == []
     shared = await _agent_memory(world)
-    assert "+33" not in shared and "alice@acme.example" not in shared
+    assert "+33" not in shared
+    assert "alice@acme.example" not in shared
 
 
 def _blob(text: str) -> Any:
@@ -120,7 +125,8 @@ async def test_an_agent_blob_with_a_users_details_is_refused_and_nothing_is_abso
     assert report is not None
     agent = [o for o in report.consolidations if o.scope_key.startswith("agent")]
     assert [(o.status, o.version, o.absorbed) for o in agent] == [("rejected", None, 0)]
-    assert "email address" in agent[0].error and "alice@acme.example" not in agent[0].error
+    assert "email address" in agent[0].error
+    assert "alice@acme.example" not in agent[0].error
     notes = await world.memory.admin.list_reflections("nova")
     assert PROJECT_NOTE in {n.content for n in notes if n.scope is Scope.AGENT}  # unabsorbed
     assert "alice@acme.example" not in await _agent_memory(world)
@@ -137,6 +143,7 @@ async def test_a_blob_with_a_budget_no_note_gave_is_refused_and_kept_as_it_was(
     assert report is not None
     agent = [o for o in report.consolidations if o.scope_key.startswith("agent")]
     assert agent[0].status == "rejected"
-    assert "specifics none of its inputs gave" in agent[0].error and "50,000" in agent[0].error
+    assert "specifics none of its inputs gave" in agent[0].error
+    assert "50,000" in agent[0].error
     blobs = await world.stores.buffers.list_consolidated(AgentId("nova"))
     assert all("50,000" not in b.content for b in blobs)

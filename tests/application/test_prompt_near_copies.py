@@ -51,7 +51,8 @@ def test_every_prompt_sentence_with_names_swapped_is_caught(names: list[str]) ->
 
 
 def test_the_reported_echoes_are_refused_by_the_formation_check() -> None:
-    scaffold = scaffolding_of("a prompt of another call", ["We plan the Aurora festival."], prompt_catalogue())
+    carried = ["We plan the Aurora festival."]
+    scaffold = scaffolding_of("a prompt of another call", carried, prompt_catalogue())
     for echo in (
         "Alice wants answers in Portuguese.",
         "Alice still needs her half-marathon plan for October.",

@@ -20,7 +20,8 @@ NOTES = (
 
 def test_the_invented_budget_of_the_local_model_is_refused() -> None:
     found = ungrounded_specifics("Projects:\n- Aurora festival, budget $50,000", NOTES)
-    assert "50,000" in found and "$" in found
+    assert "50,000" in found
+    assert "$" in found
 
 
 def test_the_same_number_written_otherwise_is_grounded() -> None:
@@ -47,22 +48,22 @@ def test_names_are_capitalised_words_inside_a_sentence_only() -> None:
 
 
 def test_numbers_are_read_by_value() -> None:
-    assert numbers_in("45,000 and 45 000 and 45k and 1.5k and 12th") == numbers_in(
-        "45000 1500 12"
-    )
+    assert numbers_in("45,000 and 45 000 and 45k and 1.5k and 12th") == numbers_in("45000 1500 12")
 
 
 def test_an_agent_blob_naming_a_user_or_holding_an_email_is_refused() -> None:
     blob = "Alice is the designer at Acme Studio and her email address is alice@acme.example"
     why = blob_problem(Scope.AGENT, blob, [blob], ["alice", "bob"])
-    assert why is not None and "email address" in why
+    assert why is not None
+    assert "email address" in why
     assert blob_problem(Scope.USER, blob, [blob], ["alice"]) is None  # her own memory
 
 
 def test_a_blob_with_invented_specifics_is_refused_in_any_scope() -> None:
     for scope in Scope:
         why = blob_problem(scope, "Budget: $50,000", NOTES)
-        assert why is not None and "50,000" in why
+        assert why is not None
+        assert "50,000" in why
 
 
 _WORDS = st.sampled_from(["budget", "venue", "stage", "poster", "team", "plan", "date"])

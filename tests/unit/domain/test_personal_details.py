@@ -71,7 +71,8 @@ def test_a_capitalised_word_naming_a_user_counts_but_a_lower_case_one_does_not()
 def test_the_reason_names_the_kind_never_the_detail() -> None:
     why = agent_scope_problem("Alice's email is alice@acme.example", ["alice"])
     assert why is not None
-    assert "email address" in why and "a user's name" in why
+    assert "email address" in why
+    assert "a user's name" in why
     assert "alice@acme.example" not in why
 
 
@@ -79,7 +80,8 @@ def test_an_identifying_note_moves_to_the_user_when_one_user_is_active_else_nowh
     text = "Bob's phone number is +33 6 12 34 56 78"
     assert place_agent_text(text, ["bob"], user_scope_active=True).scope is Scope.USER
     refused = place_agent_text(text, ["bob"], user_scope_active=False)
-    assert refused.scope is None and refused.why
+    assert refused.scope is None
+    assert refused.why
     assert place_agent_text("Aurora moves to June 14", ["bob"], True).scope is Scope.AGENT
 
 
@@ -98,9 +100,7 @@ _NAME = st.text(string.ascii_lowercase, min_size=3, max_size=10).map(str.capital
 
 @PROPERTY
 @given(_LOCAL, _DOMAIN, st.sampled_from(["com", "example", "fr"]), st.sampled_from(ORDINARY))
-def test_an_email_anywhere_in_a_text_is_found(
-    local: str, domain: str, tld: str, text: str
-) -> None:
+def test_an_email_anywhere_in_a_text_is_found(local: str, domain: str, tld: str, text: str) -> None:
     email = f"{local.strip('.') or 'x'}@{domain}.{tld}"
     assert "an email address" in personal_details(f"{text}; reach them at {email}")
 
@@ -122,8 +122,6 @@ def test_an_order_or_account_number_is_found(number: int, word: str) -> None:
 
 @PROPERTY
 @given(_NAME, st.sampled_from(ORDINARY))
-def test_a_session_users_name_in_a_note_is_found_wherever_it_stands(
-    name: str, text: str
-) -> None:
+def test_a_session_users_name_in_a_note_is_found_wherever_it_stands(name: str, text: str) -> None:
     assert "a user's name" in personal_details(f"{text}, says {name}", [name.lower()])
     assert "a user's name" in personal_details(f"{name}'s view: {text}", [name])
