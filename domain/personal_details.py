@@ -103,10 +103,12 @@ def names_a_user(text: str, users: Iterable[str]) -> bool:
 
 def name_parts(users: Iterable[str]) -> frozenset[str]:
     """The case-folded words of users' names and ids ("Alice Smith", "alice.smith")."""
+    # An id that is an email names its person by the local part only (not "gmail", "com").
+    spelled = (user.split("@")[0].replace(".", " ").replace("_", " ") for user in users)
     return frozenset(
         part
-        for user in users
-        for part in (p.casefold() for p in _WORD.findall(user.replace(".", " ").replace("_", " ")))
+        for text in spelled
+        for part in (p.casefold() for p in _WORD.findall(text))
         if len(part) >= MIN_NAME_CHARS
     )
 

@@ -66,6 +66,8 @@ def test_a_capitalised_word_naming_a_user_counts_but_a_lower_case_one_does_not()
     assert names_a_user("Ask Smith first", ["Alice Smith"])
     assert not names_a_user("you will see", ["will"])
     assert not names_a_user("The agent gives plans week by week", ["alice", "u_1"])
+    assert names_a_user("Ask Alice", ["alice.smith@example.com"])
+    assert not names_a_user("Example: give plans weekly", ["alice.smith@example.com"])
 
 
 def test_the_reason_names_the_kind_never_the_detail() -> None:
