@@ -27,7 +27,7 @@ from eden_memory.application.formation import resume
 from eden_memory.application.formation.claim_ids import ClaimIds
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
-from eden_memory.application.formation.notices import log_capped, log_rejected
+from eden_memory.application.formation.notices import log_capped, log_moved, log_rejected
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.reports import FormationReport, Usage
@@ -190,6 +190,7 @@ class Formation:
         report.citations_trimmed = extracted.citations_trimmed
         report.dates_resolved += extracted.dates_resolved
         log_rejected(report, "fact", extracted.rejected)
+        log_moved(report, "fact", extracted.moved)
         async with stage(self.telemetry, report.stage_seconds, "dedup"):
             return await writer.plan(extracted.facts, scopes, report)
 
@@ -225,6 +226,7 @@ class Formation:
         report.reflections_moved.extend(notes.moved)
         report.dates_resolved += notes.dates_resolved
         log_rejected(report, "reflection", notes.rejected)
+        log_moved(report, "reflection", notes.moved)
         for scope, capped in notes.capped.items():
             report.reflections_capped[scope.value] = capped
             log_capped(report, f"{scope.value} notes", capped, caps.notes_per_scope)

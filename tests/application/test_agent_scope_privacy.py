@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 from eden_memory.domain.ids import AgentId
@@ -63,7 +64,7 @@ async def _agent_memory(world: World) -> str:
 
 
 async def test_a_users_details_filed_as_the_agents_move_to_that_users_own_memory(
-    make_store: StoreMaker,
+    make_store: StoreMaker, caplog: pytest.LogCaptureFixture
 ) -> None:
     world = _world(await make_store())
     conv = world.memory.conversation(AGENT, "alice-1", ["alice"])
@@ -74,6 +75,8 @@ async def test_a_users_details_filed_as_the_agents_move_to_that_users_own_memory
     assert {m.content for m in report.reflections_moved} == {ALICE_NOTE, ORDER_NOTE}
     assert all("kept in the user's own memory" in m.why for m in report.reflections_moved)
     assert [m.content for m in report.facts_moved] == ["Alice's email is alice@acme.example"]
+    logged = [r.getMessage() for r in caplog.records]
+    assert sum("moved from agent to user memory" in line for line in logged) == 3
     shared = await _agent_memory(world)
     assert PROJECT_NOTE in shared
     assert "alice@acme.example" not in shared
