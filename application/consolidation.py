@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eden_memory.application.calls import ModelRouter
+from eden_memory.application.prompts.catalogue import prompt_catalogue
 from eden_memory.application.prompts.consolidation import consolidation_prompt, instructions_for
 from eden_memory.application.reports import ConsolidationOutcome
 from eden_memory.application.schemas import ConsolidatedText
+from eden_memory.domain.blob_checks import blob_problem
 from eden_memory.domain.consolidation import (
     ConsolidationPlan,
     apply_consolidation,
@@ -49,9 +51,9 @@ class Consolidator:
 
         ``settings`` are the agent's own thresholds and word limits (the service's when None);
         ``instructions`` the agent's memory instructions, which its agent-scope blob follows.
-        A failure, a lost race or an answer that echoes the prompt (``rejected``) leaves the
-        blob and the buffer exactly as they were; nothing is absorbed unless the new blob was
-        stored.
+        A failure, a lost race or an answer that echoes the prompt, or breaks a rule of
+        ``domain.blob_checks`` (``rejected``) leaves the blob and the buffer exactly as they
+        were; nothing is absorbed unless the new blob was stored.
         """
         blobs = await self.buffers.get_consolidated([key])
         buffer = await self.buffers.unabsorbed([key])
@@ -67,9 +69,14 @@ class Consolidator:
         # The owner's instructions are theirs, not our scaffolding: a blob may use their words
         # (a heading they name) without being an echo of the prompt.
         carried = (*plan.carried, *instructions_for(key.scope, instructions).splitlines())
-        echoed = echoed_scaffolding(answer.content, scaffolding_of(f"{system}\n{prompt}", carried))
+        scaffold = scaffolding_of(f"{system}\n{prompt}", carried, prompt_catalogue())
+        echoed = echoed_scaffolding(answer.content, scaffold)
         if echoed:
-            return _rejected(plan, answer.content, echoed)
+            echoes = ", ".join(echoed)
+            return _rejected(plan, answer.content, f"the answer echoes the prompt ({echoes})")
+        problem = blob_problem(key.scope, answer.content, carried, _users(plan))
+        if problem is not None:
+            return _rejected(plan, answer.content, f"the answer {problem}")
         result = apply_consolidation(plan, answer.content, self.clock.now())
         won = await self.buffers.commit_consolidation(
             result.memory, plan.expected_version, plan.absorbed_ids, self.clock.now()
@@ -112,21 +119,29 @@ class Consolidator:
         return outcomes
 
 
-def _rejected(plan: ConsolidationPlan, answer: str, echoed: Sequence[str]) -> ConsolidationOutcome:
-    """An answer that repeats the prompt is not kept: the blob and its buffer stay as they were.
+def _users(plan: ConsolidationPlan) -> tuple[str, ...]:
+    """The users the blob and its notes came from: whose names the agent's section omits."""
+    notes = (u for r in plan.carried_notes for u in r.source_user_ids)
+    return tuple(dict.fromkeys((*plan.current.source_user_ids, *notes)))
+
+
+def _rejected(plan: ConsolidationPlan, answer: str, reason: str) -> ConsolidationOutcome:
+    """An answer that repeats the prompt, or breaks a rule on blobs, is not kept: the blob and
+    its buffer stay as they were.
 
     Stripping the echo would keep a text the model did not write as a memory (often the
     current blob and the notes side by side, unmerged); rejecting loses nothing, since the
     notes stay in the context as recent reflections and a later consolidation absorbs them.
     """
-    reason = f"the answer echoes the prompt ({', '.join(echoed)})"
-    log.warning(  # the answer is the caller's to read (it may quote users), not the log's
+    # The answer, and a reason's parenthesis naming what it held (an ungrounded amount, a
+    # user's detail), are the caller's to read in the outcome, not the log's.
+    log.warning(
         "consolidation of %s rejected, version %d and %d notes kept unabsorbed: %s "
         "(an answer of %d characters)",
         plan.key.as_text(),
         plan.expected_version,
         len(plan.reflections),
-        reason,
+        reason.split(" (", 1)[0],
         len(answer),
     )
     return ConsolidationOutcome(plan.key.as_text(), 0, None, "rejected", False, reason)

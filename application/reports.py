@@ -47,7 +47,9 @@ class ConsolidationOutcome:
     scope_key: str
     absorbed: int
     version: int | None
-    status: str  # "consolidated", "lost-race", "failed", "rejected" (the answer echoed the prompt)
+    # "consolidated", "lost-race", "failed", "rejected" (the answer echoed the prompt, held a
+    # user's identifying details in agent memory, or specifics none of its inputs gave)
+    status: str
     truncated: bool = False
     error: str = ""
 
@@ -61,6 +63,8 @@ class FormationReport:
     resumed_plan: bool = False  # carried out the plan an interrupted formation saved
     facts_extracted: int = 0
     facts_rejected: list[Rejected] = field(default_factory=list)
+    # Filed by the model under the agent, but identifying a user: kept as that user's own.
+    facts_moved: list[Rejected] = field(default_factory=list)
     # Past the formation's cap (domain.formation_caps): counted, not kept, not checked.
     facts_capped: int = 0
     citations_trimmed: int = 0  # kept facts whose cited messages were cut to the closest three
@@ -73,6 +77,7 @@ class FormationReport:
     facts_retired: list[str] = field(default_factory=list)
     reflections: dict[str, int] = field(default_factory=dict)
     reflections_rejected: list[Rejected] = field(default_factory=list)
+    reflections_moved: list[Rejected] = field(default_factory=list)  # as facts_moved
     reflections_capped: dict[str, int] = field(default_factory=dict)  # by scope, as above
     consolidations: list[ConsolidationOutcome] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)

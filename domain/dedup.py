@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from eden_memory.domain.errors import InvalidMemoryTextError
 from eden_memory.domain.ids import FactId
+from eden_memory.domain.personal_details import personal_details
 from eden_memory.domain.scopes import Scope
 from eden_memory.domain.text import content_hash, single_line
 
@@ -248,12 +249,18 @@ class _Planner:
         self.operations.append(RetireFact(index, target.fact_id, decision.reason))
 
     def text_or_none(self, decision: DedupDecision) -> str | None:
+        """The model's text, if usable: one line within the limit, and for an agent fact
+        (shown to every user) no user's identifier the new fact did not carry (issue 40)."""
         if decision.text is None:
             return None
         try:
-            return single_line(decision.text, max_words=self.max_words, what="fact")
+            text = single_line(decision.text, max_words=self.max_words, what="fact")
         except InvalidMemoryTextError:
             return None
+        fact = self.facts[decision.fact_index]
+        if fact.scope is Scope.AGENT and personal_details(text):
+            return None
+        return text
 
     def fallback(self, index: int, given: DedupDecision | None, why: str) -> None:
         fact = self.facts[index]

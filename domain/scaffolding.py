@@ -17,6 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eden_memory.domain.fact_checks import words_of
+from eden_memory.domain.near_copies import (
+    PromptSentence,
+    content_words,
+    near_copies,
+    prompt_sentences,
+)
 
 # A prompt line of fewer words is too common to tell an echo from a coincidence ("Rules:"),
 # unless it is a placeholder in parentheses ("(empty)").
@@ -51,12 +57,19 @@ class Scaffolding:
 
     tags: frozenset[str]  # tag names, e.g. "current_memory"
     phrases: tuple[Phrase, ...]
+    # Sentences a near-copy is compared with (``domain.near_copies``): the prompt's and every
+    # other prompt's, less those the carried texts hold; and the carried texts' own words.
+    sentences: tuple[PromptSentence, ...] = ()
+    carried_words: frozenset[str] = frozenset()
 
 
-def scaffolding_of(prompt: str, carried: Sequence[str]) -> Scaffolding:
+def scaffolding_of(
+    prompt: str, carried: Sequence[str], others: Sequence[PromptSentence] = ()
+) -> Scaffolding:
     """The markers of ``prompt`` (as sent, stored text escaped) that ``carried`` does not hold.
 
-    ``carried`` are the stored texts the prompt shows (the current memory, the notes).
+    ``carried`` are the stored texts the prompt shows (the current memory, the notes);
+    ``others`` the sentences of every prompt, whose near-copies are refused too.
     """
     kept = [_spaced(words_of(text)) for text in carried]  # joined once: messages may be long
     carried_tags = {name.casefold() for text in carried for name in _ANSWER_TAG.findall(text)}
@@ -70,9 +83,12 @@ def scaffolding_of(prompt: str, carried: Sequence[str]) -> Scaffolding:
             if words and (len(words) >= MIN_PHRASE_WORDS or _PLACEHOLDER.match(part)):
                 inline = len(words) >= MIN_INLINE_WORDS
                 phrases.setdefault(words, Phrase(part, _spaced(words), whole_line=not inline))
+    sentences = (*prompt_sentences([html.unescape(_TAG.sub(" ", prompt))]), *others)
     return Scaffolding(
         frozenset(tags),
         tuple(p for p in phrases.values() if not any(p.spaced in k for k in kept)),
+        tuple(s for s in sentences if not any(_spaced(words_of(s.text)) in k for k in kept)),
+        frozenset().union(*(content_words(text) for text in carried)),
     )
 
 
@@ -86,6 +102,9 @@ def echoed_scaffolding(answer: str, scaffolding: Scaffolding) -> tuple[str, ...]
     for phrase in scaffolding.phrases:
         if any(phrase.in_line(line) for line in lines):
             found.add(phrase.text)
+    if not found:  # an exact echo says enough; a near-copy is the echo with other names
+        copied = near_copies(answer, scaffolding.sentences, scaffolding.carried_words)
+        found.update(f"{text!r} with other names" for text in copied)
     return tuple(sorted(found))
 
 

@@ -8,6 +8,8 @@ from datetime import date, datetime
 from typing import NamedTuple
 
 from eden_memory.application.calls import ModelRouter
+from eden_memory.application.formation.agent_scope import fact_placement, note_placement
+from eden_memory.application.prompts.catalogue import prompt_catalogue
 from eden_memory.application.prompts.facts import fact_extraction_prompt
 from eden_memory.application.prompts.reflections import reflection_prompt
 from eden_memory.application.reports import Rejected
@@ -53,6 +55,7 @@ class SourcedFact:
 class Extracted:
     facts: list[SourcedFact] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
+    moved: list[Rejected] = field(default_factory=list)  # filed as agent, kept as the user's
     capped: int = 0  # items of the answer past the cap: neither checked nor kept
     citations_trimmed: int = 0  # facts whose citation (or the whole batch) was cut to the closest
     dates_resolved: int = 0  # facts whose relative dates the rule made absolute
@@ -81,7 +84,8 @@ async def extract_facts(
     out = Extracted()
     checks = FactChecks.of(messages)
     # The prompt's worked example is invented: a fact repeating it was copied, not extracted.
-    scaffold = scaffolding_of(f"{system}\n{prompt}", [m.text for m in messages])
+    carried = [m.text for m in messages]
+    scaffold = scaffolding_of(f"{system}\n{prompt}", carried, prompt_catalogue())
     for index, item in enumerate(answer.facts):
         if len(out.facts) == cap:
             out.capped = len(answer.facts) - index
@@ -91,6 +95,8 @@ async def extract_facts(
             out.rejected.append(kept)
             continue
         out.facts.append(kept.fact)
+        if kept.moved is not None:
+            out.moved.append(kept.moved)
         out.citations_trimmed += kept.trimmed
         out.dates_resolved += kept.dated
     return out
@@ -100,6 +106,7 @@ class _Kept(NamedTuple):
     fact: SourcedFact
     trimmed: bool  # its citation was cut to the closest messages
     dated: bool  # its relative dates were made absolute
+    moved: Rejected | None = None  # a fact filed as the agent's, kept as the user's: why
 
 
 def _fact(
@@ -124,13 +131,17 @@ def _fact(
     problem = facts.problem(content, sources) or _echo(content, scaffold)
     if problem is not None:
         return Rejected(item.content, problem)
+    placed = fact_placement(item.content, content, scope, scopes)
+    if isinstance(placed, Rejected):
+        return placed
     offered = sources or messages
     cited = _cited(content, offered)
     dated = _dated(content, cited, settings.facts.max_words)
     return _Kept(
-        SourcedFact.of(NewFact(dated, scope), cited, session_users),
+        SourcedFact.of(NewFact(dated, placed.scope), cited, session_users),
         len(cited) < len(offered),
         dated != content,
+        placed.moved,
     )
 
 
@@ -161,6 +172,7 @@ def _cited(content: str, sources: Sequence[Message]) -> tuple[Message, ...]:
 class ExtractedNotes:
     by_scope: dict[Scope, list[str]] = field(default_factory=dict)
     rejected: list[Rejected] = field(default_factory=list)
+    moved: list[Rejected] = field(default_factory=list)  # filed as agent, kept as the user's
     capped: dict[Scope, int] = field(default_factory=dict)  # notes past the cap, by level
     dates_resolved: int = 0
 
@@ -176,13 +188,16 @@ async def extract_reflections(
     settings: MemorySettings,
     instructions: str,
     per_scope: int,
+    people: Sequence[str] = (),
 ) -> ExtractedNotes:
     """One call over the current memory, the new facts and the conversation; a note of an
     inactive scope, over the word limit, echoing the prompt, copied from a message or spoken
     in the first person is rejected, with why. Once ``per_scope`` notes of a level passed,
     the level's other notes are only counted (``domain.formation_caps``). A note carries no
     citation, so its relative dates are made absolute only when every message was sent on
-    one day."""
+    one day. A note filed under the agent that identifies a user (``people``: the names and
+    ids of the conversation's users) goes to that user's own memory, or nowhere in a group
+    (``domain.personal_details``)."""
     active = [s for s in (Scope.AGENT, Scope.USER, Scope.SESSION) if s in scopes.scopes]
     system, prompt = reflection_prompt(
         messages,
@@ -202,12 +217,13 @@ async def extract_reflections(
         *(m.text for m in messages),
         instructions,
     ]
-    scaffold = scaffolding_of(f"{system}\n{prompt}", shown)
+    scaffold = scaffolding_of(f"{system}\n{prompt}", shown, prompt_catalogue())
     checks = FactChecks.of(messages)
     days = {m.sent_at.date() for m in messages}
     # A note cites nothing: only a batch said on one day tells which day it counts from.
     said_on = days.pop() if len(days) == 1 else None
     out = ExtractedNotes()
+    moved: list[str] = []
     for scope in (Scope.AGENT, Scope.USER, Scope.SESSION):
         texts: list[str] = getattr(answer, scope.value)
         kept: list[str] = []
@@ -218,8 +234,18 @@ async def extract_reflections(
             note = _note(text, scope, scopes, settings, (scaffold, checks))
             if isinstance(note, Rejected):
                 out.rejected.append(note)
+                continue
+            note = _note_dated(note, said_on, settings, out)
+            placed = note_placement(text, note, scope, people, scopes)
+            if isinstance(placed, Rejected):
+                out.rejected.append(placed)
+            elif placed.moved is not None:
+                out.moved.append(placed.moved)
+                moved.append(note)
             else:
-                kept.append(_note_dated(note, said_on, settings, out))
+                kept.append(note)
+        # Moved notes were kept under the agent's cap: they do not take the user's places.
+        kept = [*moved, *kept] if scope is Scope.USER else kept
         if kept:
             out.by_scope[scope] = kept
     return out

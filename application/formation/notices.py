@@ -30,6 +30,19 @@ def log_rejected(report: FormationReport, what: str, items: Sequence[Rejected]) 
         )
 
 
+def log_moved(report: FormationReport, what: str, items: Sequence[Rejected]) -> None:
+    """One warning per fact or note filed as the agent's and kept as the user's own."""
+    for item in items:
+        log.warning(
+            "formation of %s/%s: %s moved from agent to user memory, %s: %.200r",
+            report.agent_id,
+            report.session_id,
+            what,
+            item.why,
+            item.content,
+        )
+
+
 def log_capped(report: FormationReport, what: str, capped: int, cap: int) -> None:
     """One warning for the items past a cap: a runaway answer is one line, not thousands."""
     if capped:

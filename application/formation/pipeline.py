@@ -27,7 +27,7 @@ from eden_memory.application.formation import resume
 from eden_memory.application.formation.claim_ids import ClaimIds
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
-from eden_memory.application.formation.notices import log_capped, log_rejected
+from eden_memory.application.formation.notices import log_capped, log_moved, log_rejected
 from eden_memory.application.formation.planned import PlannedFacts
 from eden_memory.application.metering import UsageMeter
 from eden_memory.application.reports import FormationReport, Usage
@@ -38,6 +38,7 @@ from eden_memory.domain.model_choice import ModelRole
 from eden_memory.domain.models import Claim, Message, Reflection
 from eden_memory.domain.models.provenance import speakers
 from eden_memory.domain.participants import formable_scopes
+from eden_memory.domain.personal_details import people_of
 from eden_memory.domain.scopes import ActiveScopes
 from eden_memory.domain.settings import MemorySettings
 from eden_memory.domain.triggers import formation_due
@@ -185,11 +186,13 @@ class Formation:
             )
         report.facts_extracted = len(extracted.facts)
         report.facts_rejected.extend(extracted.rejected)
+        report.facts_moved.extend(extracted.moved)
         report.facts_capped = extracted.capped
         log_capped(report, "facts", extracted.capped, cap)
         report.citations_trimmed = extracted.citations_trimmed
         report.dates_resolved += extracted.dates_resolved
         log_rejected(report, "fact", extracted.rejected)
+        log_moved(report, "fact", extracted.moved)
         async with stage(self.telemetry, report.stage_seconds, "dedup"):
             return await writer.plan(extracted.facts, scopes, report)
 
@@ -219,10 +222,13 @@ class Formation:
                 self.settings,
                 claim.session.profile.memory_instructions,
                 caps.notes_per_scope,
+                people_of(claim.messages, claim.session.profile.user_ids),
             )
         report.reflections_rejected.extend(notes.rejected)
+        report.reflections_moved.extend(notes.moved)
         report.dates_resolved += notes.dates_resolved
         log_rejected(report, "reflection", notes.rejected)
+        log_moved(report, "reflection", notes.moved)
         for scope, capped in notes.capped.items():
             report.reflections_capped[scope.value] = capped
             log_capped(report, f"{scope.value} notes", capped, caps.notes_per_scope)

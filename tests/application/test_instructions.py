@@ -17,11 +17,10 @@ AGENT = AgentMemoryConfig("nova", memory_instructions=INSTRUCTIONS)
 
 
 def consolidate(request: LLMRequest, schema: type[BaseModel]) -> dict[str, Any]:
-    """Agent blobs organised under the owner's headings; any other blob plain."""
+    """Agent blobs organised under the owner's headings; any other blob plain. Each says only
+    what its notes said: a consolidation that adds a specific is refused (issue 40)."""
     if "the agent's own memory" in request.system:
-        return {
-            "content": "Deadlines and milestone dates\n- The Mars festival budget is 50000 dollars"
-        }
+        return {"content": "Deadlines and milestone dates\n- Planning the Mars festival is ongoing"}
     return {"content": "- Alice plans the festival budget"}
 
 

@@ -462,3 +462,14 @@ def test_answers_for_facts_that_were_not_asked_change_nothing_but_the_report(cas
     assert with_extra.operations == without.operations
     extra = [d for d in decisions if d.fact_index not in asked]
     assert len(with_extra.overrides) == len(without.overrides) + len(extra)
+
+
+def test_a_merged_agent_fact_that_brings_in_a_users_identifier_is_not_written() -> None:
+    venue = Candidate(FactId("v1"), "The venue is the Lyon docks", Scope.AGENT, 0.9)
+    new = NewFact("The venue is the Lyon docks, pier 3", Scope.AGENT)
+    leaked = "The venue is the Lyon docks, pier 3; call Bob on +33 6 12 34 56 78"
+    update = DedupDecision(0, DedupAction.UPDATE, "v1", leaked, "merged")
+    result = plan([update], [venue], new)
+    assert result.operations == (AddFact(0, new.content, Scope.AGENT),)
+    delete = DedupDecision(0, DedupAction.DELETE, "v1", leaked, "moved")
+    assert plan([delete], [venue], new).operations[0] == AddFact(0, new.content, Scope.AGENT)
