@@ -9,6 +9,7 @@ same answers are scripted here, on every store.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -136,12 +137,16 @@ async def test_an_agent_blob_with_a_users_details_is_refused_and_nothing_is_abso
 
 
 async def test_a_blob_with_a_budget_no_note_gave_is_refused_and_kept_as_it_was(
-    make_store: StoreMaker,
+    make_store: StoreMaker, caplog: pytest.LogCaptureFixture
 ) -> None:
     world = _world(await make_store(), _blob("Projects:\n- Aurora festival, budget $50,000"))
     conv = world.memory.conversation(AGENT, "alice-1", ["alice"])
     await world.memory.record_messages(conv, world.messages(BUDGET))
-    report = await world.memory.end_session(conv)
+    with caplog.at_level(logging.DEBUG):
+        report = await world.memory.end_session(conv)
+    # The refusal names the amount to the caller, never to the log.
+    assert "rejected" in caplog.text
+    assert "50,000" not in caplog.text
 
     assert report is not None
     agent = [o for o in report.consolidations if o.scope_key.startswith("agent")]
