@@ -42,7 +42,9 @@ def facts(count: int) -> list[dict[str, Any]]:
 
 
 def notes(level: str, count: int) -> list[str]:
-    return [f"Alice wants the {level} stamp list number {i} kept" for i in range(count)]
+    # An agent note names no user: one that does is moved to that user's memory.
+    who = "The club" if level == "agent" else "Alice"
+    return [f"{who} wants the {level} stamp list number {i} kept" for i in range(count)]
 
 
 def model(fact_answer: Any, note_count: int = 0) -> ScriptedLLM:
