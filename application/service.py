@@ -12,24 +12,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from eden_memory.application.access import AccessTracker
-from eden_memory.application.admin import Admin
+from eden_memory.application.administration.admin import Admin
 from eden_memory.application.arguments import count, optional_time
-from eden_memory.application.background import BackgroundTasks
-from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter
-from eden_memory.application.consolidation import Consolidator
-from eden_memory.application.context import ContextAssembler, ContextLabels, MemoryContext
+from eden_memory.application.context.assembly import ContextAssembler, ContextLabels, MemoryContext
+from eden_memory.application.context.session_access import caller_checked, reader_checked
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.expansion import QueryExpander
+from eden_memory.application.formation.background import BackgroundTasks
+from eden_memory.application.formation.consolidation import Consolidator
+from eden_memory.application.formation.lifecycle import Lifecycle, Recorded
 from eden_memory.application.formation.pipeline import Formation, Trigger
-from eden_memory.application.lifecycle import Lifecycle, Recorded
+from eden_memory.application.formation.reports import ConsolidationOutcome, FormationReport
 from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
-from eden_memory.application.reports import ConsolidationOutcome, FormationReport
-from eden_memory.application.reranking import search_reranker
 from eden_memory.application.search import FactSearch, SearchMode, SearchResponse
-from eden_memory.application.session_access import caller_checked, reader_checked
+from eden_memory.application.search.access import AccessTracker
+from eden_memory.application.search.calibration import Calibrations
+from eden_memory.application.search.expansion import QueryExpander
+from eden_memory.application.search.reranking import search_reranker
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.ids import AgentId, FactId
 from eden_memory.domain.model_choice import ModelRole, reflection_role

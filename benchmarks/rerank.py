@@ -6,8 +6,8 @@ conversation, dated by session) through direct ingestion, as ``benchmarks.locomo
 Every ``--stride``-th question of categories 1-4 is then searched twice over the same store,
 each a ``search_facts`` of the default ``top_k`` 10 as a host calls it: once with the
 defaults (no reranker), once with ``search.rerank`` = ``llm`` (the memory's fast model judges
-the best ``--depth`` candidates, ``application/reranking.py``), with ``--expand`` also
-``search.expand`` (the model adds two queries, ``application/expansion.py``), or with
+the best ``--depth`` candidates, ``application/search/reranking.py``), with ``--expand`` also
+``search.expand`` (the model adds two queries, ``application/search/expansion.py``), or with
 ``--expand --no-rerank`` the expansion alone. Nothing is chosen on the questions: the depth
 is the default, the prompts were written before the runs.
 

@@ -1,7 +1,7 @@
 """Session-mates and named dates: how much to raise them, chosen without peeking.
 
 On top of the default fusion (scaled scores 0.5/0.5, floors on), each question's candidates
-are raised two ways (``application/raises.py``): by a share of the best score of another
+are raised two ways (``application/search/raises.py``): by a share of the best score of another
 candidate from the same session (``session_weight``, ``domain/session_context.py``), and,
 when the question names a time, by a factor for the facts said then (``time_boost`` for a
 month, year or relative time; ``day_boost`` for a calendar date, ``domain/temporal.py``).

@@ -2,7 +2,7 @@
 
 A cosine of 0.5 is a close match for one model and noise for another, so no single number
 can be the floor of every model. A floor is instead read off the model's own similarities on
-a fixed set of sentence pairs (``application/calibration_set.py``):
+a fixed set of sentence pairs (``application/search/calibration_set.py``):
 
 * **search**: a hit must score above what 95% of *unrelated* pairs score, but the floor never
   rises above what 90% of question/answer pairs reach (a model that scores unrelated text
@@ -92,7 +92,7 @@ def _clamp(value: float) -> float:
 
 
 # Floors recorded by ``python -m benchmarks.calibrate`` (the pairs of
-# ``application/calibration_set.py``). The test embedders keep the seeds' numbers: their
+# ``application/search/calibration_set.py``). The test embedders keep the seeds' numbers: their
 # similarity is shared words (or none at all), and the suites are written against them.
 RECORDED: dict[str, Calibration] = {
     "all-MiniLM-L6-v2": Calibration(

@@ -178,7 +178,7 @@ class SearchSettings(_Settings):
     rerank_depth: Annotated[int, Field(ge=1, le=100)] = 30
     rerank_model: str | None = None
     # The memory's LLM adds queries to a search given fewer than ``max_queries``
-    # (application/expansion.py): statements of what an answering fact would be about. One
+    # (application/search/expansion.py): statements of what an answering fact would be about. One
     # call a search; ``expand_model`` names another model than the fast role's.
     expand: bool = False
     expand_model: str | None = None

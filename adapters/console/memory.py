@@ -11,13 +11,13 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from eden_memory.application.admin import Admin
-from eden_memory.application.context import MemoryContext
+from eden_memory.application.administration.admin import Admin
+from eden_memory.application.administration.erasure import Erasure
+from eden_memory.application.administration.inspection import ConsolidationStatus, ScopeStats
+from eden_memory.application.administration.owners import OwnerPage
+from eden_memory.application.administration.provenance import Contributions
+from eden_memory.application.context.assembly import MemoryContext
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.erasure import Erasure
-from eden_memory.application.inspection import ConsolidationStatus, ScopeStats
-from eden_memory.application.owners import OwnerPage
-from eden_memory.application.provenance import Contributions
 from eden_memory.application.search import SearchResponse
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import NotFoundError

@@ -12,8 +12,8 @@ from eden_memory.adapters.console.downloads import attachment
 from eden_memory.adapters.console.memory import PREVIEW_SESSION, ConsoleMemory
 from eden_memory.adapters.console.params import number, required, scope_key, text, where
 from eden_memory.adapters.console.rendering import page
-from eden_memory.application.empty_search import nothing_found
-from eden_memory.application.score_meaning import MEANINGS, NEWER
+from eden_memory.application.search.empty import nothing_found
+from eden_memory.application.search.score_meaning import MEANINGS, NEWER
 from eden_memory.domain.scopes import Scope, ScopeKey
 
 

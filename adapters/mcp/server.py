@@ -25,7 +25,7 @@ from eden_memory.adapters.mcp.strict import strict_tool
 from eden_memory.adapters.tools.arguments import VALIDATORS, search_fields
 from eden_memory.adapters.tools.search_facts import DESCRIPTION, SearchFactsHandler
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.reports import FormationReport
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.application.service import MemoryService
 
 RECORD_DESCRIPTION = (

@@ -1,1 +1,2 @@
-"""Reranker adapters (``ports/reranker.py``); the memory's own LLM is ``application.reranking``."""
+"""Reranker adapters (``ports/reranker.py``); the memory's own LLM is
+``application.search.reranking``."""

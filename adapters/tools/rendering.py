@@ -4,8 +4,8 @@ Lines look like the memory context's FIFO (``- [scope] content (age)``), so a mo
 search results and context the same way; a result that a newer one about the same thing
 outranks says so in its parentheses, with the newer one's text. No XML escaping: a tool
 result is not inside the ``<MemoryContext>`` document. With ``debug``, each fact's scores
-follow, labelled and explained as on every other surface (``application.score_meaning``).
-An empty answer says why (``application.empty_search``): "nothing stored about this" when
+follow, labelled and explained as on every other surface (``application.search.score_meaning``).
+An empty answer says why (``application.search.empty``): "nothing stored about this" when
 there were facts to search, with the best relevance and the line it missed, so the model can
 say it does not know; "no facts visible" when there was nothing to search.
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from eden_memory.application.empty_search import reason, stored_nothing
-from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchResponse
+from eden_memory.application.search.empty import reason, stored_nothing
+from eden_memory.application.search.score_meaning import legend, shown
 from eden_memory.domain.ages import age_label
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from eden_memory.application.reports import Rejected
+from eden_memory.application.formation.reports import Rejected
 from eden_memory.domain.personal_details import Placement, place_agent_text
 from eden_memory.domain.scopes import ActiveScopes, Scope
 

@@ -16,16 +16,16 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter, embed
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.notices import log_overrides
 from eden_memory.application.formation.planned import PlannedFacts
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.application.formation.writes import PlanExecutor, WriteOutcome
-from eden_memory.application.hits import visible_facts
 from eden_memory.application.prompts.dedup import dedup_prompt
-from eden_memory.application.reports import FormationReport
 from eden_memory.application.schemas import FactDecisions
+from eden_memory.application.search.calibration import Calibrations
+from eden_memory.application.search.hits import visible_facts
 from eden_memory.domain.dedup import (
     AddFact,
     Candidate,

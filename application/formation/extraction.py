@@ -9,10 +9,10 @@ from typing import NamedTuple
 
 from eden_memory.application.calls import ModelRouter
 from eden_memory.application.formation.agent_scope import fact_placement, note_placement
+from eden_memory.application.formation.reports import Rejected
 from eden_memory.application.prompts.catalogue import prompt_catalogue
 from eden_memory.application.prompts.facts import fact_extraction_prompt
 from eden_memory.application.prompts.reflections import reflection_prompt
-from eden_memory.application.reports import Rejected
 from eden_memory.application.schemas import ExtractedFact, ExtractedFacts, ExtractedReflections
 from eden_memory.domain.citations import trimmed_citation
 from eden_memory.domain.dedup import NewFact

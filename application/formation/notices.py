@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from eden_memory.application.reports import FormationReport, Rejected
+from eden_memory.application.formation.reports import FormationReport, Rejected
 from eden_memory.domain.dedup import Override
 
 log = logging.getLogger("eden_memory.formation")

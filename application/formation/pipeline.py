@@ -20,17 +20,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from eden_memory.application.calibration import Calibrations
 from eden_memory.application.calls import ModelRouter, stage
-from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.formation import resume
 from eden_memory.application.formation.claim_ids import ClaimIds
+from eden_memory.application.formation.consolidation import Consolidator
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.extraction import extract_facts, extract_reflections
 from eden_memory.application.formation.notices import log_capped, log_moved, log_rejected
 from eden_memory.application.formation.planned import PlannedFacts
+from eden_memory.application.formation.reports import FormationReport, Usage
 from eden_memory.application.metering import UsageMeter
-from eden_memory.application.reports import FormationReport, Usage
+from eden_memory.application.search.calibration import Calibrations
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.formation_caps import FormationCaps
 from eden_memory.domain.ids import AgentId, ReflectionId, SessionId

@@ -12,7 +12,7 @@ from eden_memory.application.calls import timed
 from eden_memory.application.formation.dedup import FactWriter
 from eden_memory.application.formation.journal import FormationJournal
 from eden_memory.application.formation.planned import PlannedFacts
-from eden_memory.application.reports import FormationReport
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.error_summary import summary
 from eden_memory.domain.ids import MessageId

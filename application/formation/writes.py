@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from eden_memory.application.formation.extraction import SourcedFact
 from eden_memory.application.formation.planned import PlannedFacts
-from eden_memory.application.reports import FormationReport
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.domain.dedup import (
     AddFact,
     DedupAction,

@@ -1,11 +1,11 @@
 """search_facts: the recipe (``recipe.py``) and its stages, one module per group.
 
-The shapes a search takes and gives are in ``application/search_shapes.py``; they are
+The shapes a search takes and gives are in ``application/search/shapes.py``; they are
 re-exported here, where hosts have always imported them from.
 """
 
 from eden_memory.application.search.recipe import FactSearch
-from eden_memory.application.search_shapes import (
+from eden_memory.application.search.shapes import (
     QueryDebug,
     SearchDebug,
     SearchMode,

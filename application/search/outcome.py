@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from eden_memory.application.expansion import Expanded
-from eden_memory.application.raises import Raised
-from eden_memory.application.reranking import Reranked
-from eden_memory.application.search_shapes import (
+from eden_memory.application.search.expansion import Expanded
+from eden_memory.application.search.raises import Raised
+from eden_memory.application.search.reranking import Reranked
+from eden_memory.application.search.shapes import (
     QueryDebug,
     SearchDebug,
     SearchMode,

@@ -1,12 +1,12 @@
 """search_facts as a recipe: each line a stage that returns a value, timed under its name.
 
 Up to three queries (the caller's, and those the memory's LLM adds when ``search.expand`` is
-on: ``application/expansion.py``), each embedded, then searched by meaning and by keyword and
+on: ``application/search/expansion.py``), each embedded, then searched by meaning and by keyword and
 fused (``retrieve.py``); each query's candidates raised by their session-mates and by the
-time the query names (``application/raises.py``); the live winners chosen and, when
+time the query names (``application/search/raises.py``); the live winners chosen and, when
 ``search.rerank`` is on, reordered (``winners.py``); their relevance judged (``relevance.py``)
 and the search abstaining when none is relevant; of two results about the same thing the
-newer first (``application/freshness.py``). The decisions are ``domain/search_rules.py``'s;
+newer first (``application/search/freshness.py``). The decisions are ``domain/search_rules.py``'s;
 the response and the debug output are read from the stages' values (``outcome.py``).
 """
 
@@ -16,17 +16,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from eden_memory.application.calibration import Calibrations
-from eden_memory.application.empty_search import why_empty
-from eden_memory.application.expansion import Expanded, QueryExpander
-from eden_memory.application.freshness import settle
-from eden_memory.application.raises import Raised, raise_candidates
+from eden_memory.application.search.calibration import Calibrations
+from eden_memory.application.search.empty import why_empty
+from eden_memory.application.search.expansion import Expanded, QueryExpander
+from eden_memory.application.search.freshness import settle
 from eden_memory.application.search.outcome import Found, response, results
+from eden_memory.application.search.raises import Raised, raise_candidates
 from eden_memory.application.search.relevance import Relevance
 from eden_memory.application.search.retrieve import Retrieval
-from eden_memory.application.search.stages import Asked, Stages
-from eden_memory.application.search.winners import Winners
-from eden_memory.application.search_shapes import (
+from eden_memory.application.search.shapes import (
     QueryDebug,
     SearchMode,
     SearchResponse,
@@ -34,6 +32,8 @@ from eden_memory.application.search_shapes import (
     check_queries,
     search_mode,
 )
+from eden_memory.application.search.stages import Asked, Stages
+from eden_memory.application.search.winners import Winners
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ids import FactId

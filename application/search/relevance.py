@@ -12,10 +12,10 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from eden_memory.application.calibration import Calibrations
-from eden_memory.application.raises import Raised
+from eden_memory.application.search.calibration import Calibrations
+from eden_memory.application.search.raises import Raised
+from eden_memory.application.search.shapes import QueryDebug
 from eden_memory.application.search.stages import Asked
-from eden_memory.application.search_shapes import QueryDebug
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.ranking import FusedHit
 from eden_memory.domain.relevance import names_asked, names_held

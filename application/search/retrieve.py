@@ -13,8 +13,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from eden_memory.application.calls import embed
+from eden_memory.application.search.shapes import QueryDebug, SearchMode
 from eden_memory.application.search.stages import Asked
-from eden_memory.application.search_shapes import QueryDebug, SearchMode
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ranking import FusedHit, FusionRule, Hit, fuse, single
 from eden_memory.domain.scopes import FactVisibility

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from eden_memory.application.calls import timed
-from eden_memory.application.search_shapes import SearchMode
+from eden_memory.application.search.shapes import SearchMode
 from eden_memory.domain.scopes import ActiveScopes
 
 T = TypeVar("T")

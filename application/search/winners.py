@@ -2,7 +2,7 @@
 
 A candidate left out (expired, or changed since it was ranked) gives its place to the next
 of its list. A reranker that fails or has no opinion leaves the fused order as it was
-(``application/reranking.py``); which candidates it judges is ``domain/search_rules.py``'s.
+(``application/search/reranking.py``); which candidates it judges is ``domain/search_rules.py``'s.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from eden_memory.application.hits import visible_facts
-from eden_memory.application.raises import Raised
-from eden_memory.application.reranking import Reranked, rerank
+from eden_memory.application.search.hits import visible_facts
+from eden_memory.application.search.raises import Raised
+from eden_memory.application.search.reranking import Reranked, rerank
 from eden_memory.application.search.stages import Asked
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact

@@ -19,7 +19,7 @@ from pathlib import Path
 from benchmarks.personal_stores.data import PersonalStore, Question, StoredFact
 from eden_memory import EdenMemoryConfig, MemoryService, MemorySettings, open_memory
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import Stores

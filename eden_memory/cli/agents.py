@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from eden_memory.application.owners import MAX_PAGE
+from eden_memory.application.administration.owners import MAX_PAGE
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.output import complain, say
 from eden_memory.cli.runtime import State, store_label

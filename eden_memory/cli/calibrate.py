@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from eden_memory.application.calibration import Calibrations, measure
+from eden_memory.application.search.calibration import Calibrations, measure
 from eden_memory.cli.output import say
 from eden_memory.cli.runtime import State
 from eden_memory.domain.calibration import Calibration

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from eden_memory.application.erasure import Erasure
+from eden_memory.application.administration.erasure import Erasure
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import complain, dumped, say

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from eden_memory.application.ingestion import DEFAULT_BATCH_SIZE, IngestReport
+from eden_memory.application.ingestion.facts import DEFAULT_BATCH_SIZE, IngestReport
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.output import complain, say
 from eden_memory.cli.progress import Progress

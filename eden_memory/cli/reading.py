@@ -12,8 +12,8 @@ from typing import Annotated
 
 import typer
 
-from eden_memory.application.score_meaning import legend, shown
 from eden_memory.application.search import SearchMode
+from eden_memory.application.search.score_meaning import legend, shown
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.agents import explain_empty
 from eden_memory.cli.output import complain, notes, rows, say

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Protocol
 
 import typer
 
-from eden_memory.application.admin import Admin
+from eden_memory.application.administration.admin import Admin
 from eden_memory.application.service import MemoryService
 from eden_memory.cli.output import rows, say
 from eden_memory.cli.runtime import State

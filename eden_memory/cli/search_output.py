@@ -2,7 +2,7 @@
 
 An empty table is never left to speak for itself: a line beneath it (on standard error when
 piped, like the scores' legend) says whether hits fell under the relevance line, nothing
-matched, or nothing was visible to search (``application.empty_search``). With ``--json``
+matched, or nothing was visible to search (``application.search.empty``). With ``--json``
 the same goes out as JSON Lines after the results: ``{"empty": ...}`` when there are none,
 ``{"debug": ...}`` with ``--debug``, so a script reading objects never meets plain text.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from eden_memory.application.empty_search import nothing_found
-from eden_memory.application.score_meaning import shown
-from eden_memory.application.search_shapes import SearchDebug, SearchResponse
+from eden_memory.application.search.empty import nothing_found
+from eden_memory.application.search.score_meaning import shown
+from eden_memory.application.search.shapes import SearchDebug, SearchResponse
 from eden_memory.cli.output import notes, rows, say
 
 

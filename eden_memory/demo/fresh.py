@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eden_memory.application.owners import MAX_PAGE
+from eden_memory.application.administration.owners import MAX_PAGE
 from eden_memory.config import EdenMemoryConfig
 from eden_memory.demo.script import AGENT_ID
 from eden_memory.domain.errors import InvalidInputError

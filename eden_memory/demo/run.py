@@ -13,9 +13,9 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from eden_memory.adapters.llms.scripted import ScriptedLLM
-from eden_memory.application.empty_search import nothing_found
-from eden_memory.application.reports import FormationReport
-from eden_memory.application.score_meaning import RELEVANCE, shown
+from eden_memory.application.formation.reports import FormationReport
+from eden_memory.application.search.empty import nothing_found
+from eden_memory.application.search.score_meaning import RELEVANCE, shown
 from eden_memory.application.service import MemoryService
 from eden_memory.config import EdenMemoryConfig, from_environment
 from eden_memory.demo.fresh import start_over

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 from datetime import UTC, datetime
 
-from eden_memory.application.management import Management
+from eden_memory.application.administration.management import Management
 from eden_memory.application.service import MemoryService
 from eden_memory.testing import FakeClock, KeywordEmbedder, ScriptedLLM, memory_stores
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eden_memory.application.bounded_cache import BoundedCache
+from eden_memory.application.context.bounded_cache import BoundedCache
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 TTL = timedelta(seconds=300)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from eden_memory.application.calibration import Calibrations, measure
-from eden_memory.application.calibration_set import QUESTIONS, SAME_ATTRIBUTE
+from eden_memory.application.search.calibration import Calibrations, measure
+from eden_memory.application.search.calibration_set import QUESTIONS, SAME_ATTRIBUTE
 from eden_memory.domain.calibration import RECORDED
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.testing import KeywordEmbedder

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from eden_memory.application.bounded_cache import BoundedCache
+from eden_memory.application.context.bounded_cache import BoundedCache
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey

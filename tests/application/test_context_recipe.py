@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eden_memory.application.context import ContextLabels, recipe
+from eden_memory.application.context.assembly import ContextLabels, recipe
 from eden_memory.domain.bounds import MAX_HOURS
 from eden_memory.domain.ids import AgentId, SessionId, UserId
 from eden_memory.domain.scopes import ActiveScopes, Scope

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 from eden_memory.adapters.embedders.fake import FakeEmbedder
-from eden_memory.application.calibration import measure
-from eden_memory.application.calibration_set import QUESTIONS, SAME_ATTRIBUTE
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.application.search import SearchMode
+from eden_memory.application.search.calibration import measure
+from eden_memory.application.search.calibration_set import QUESTIONS, SAME_ATTRIBUTE
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.ids import AgentId

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from eden_memory.application.reports import FormationReport
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidLLMOutputError
 from eden_memory.domain.formation_caps import FormationCaps

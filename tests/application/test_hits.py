@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from eden_memory.application.hits import visible_facts
+from eden_memory.application.search.hits import visible_facts
 from eden_memory.domain.ids import AgentId, FactId, UserId
 from eden_memory.domain.scopes import FactVisibility, Scope
 from eden_memory.testing import memory_stores

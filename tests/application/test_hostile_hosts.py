@@ -34,7 +34,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from eden_memory.application.import_parsing import FORMAT
+from eden_memory.application.administration.import_parsing import FORMAT
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import EdenMemoryError, InvalidInputError
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.scopes import AgentMemoryConfig, Scope

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from eden_memory.application.ingestion import RandomIds
+from eden_memory.application.ingestion.facts import RandomIds
 
 
 def test_new_ids_are_distinct_hex_of_128_bits() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from eden_memory.application.reports import FormationReport
+from eden_memory.application.formation.reports import FormationReport
 from eden_memory.domain.dedup import NOT_ASKED, SKIPPED
 from eden_memory.domain.models import FactStatus, Message, Role
 from eden_memory.domain.relative_dates import spoken_day

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from eden_memory.application.consolidation import Consolidator
+from eden_memory.application.formation.consolidation import Consolidator
 from eden_memory.domain.errors import (
     EdenMemoryError,
     InvalidLLMOutputError,

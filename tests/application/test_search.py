@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.application.search import SearchMode
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.ranking import Fusion

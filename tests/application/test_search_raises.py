@@ -12,7 +12,7 @@ from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.tools.rendering import render_results
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.application.search import SearchMode
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.ids import FactId

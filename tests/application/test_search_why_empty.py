@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from eden_memory.application.empty_search import nothing_found, reason, stored_nothing
 from eden_memory.application.search import SearchMode
-from eden_memory.application.search_shapes import SearchResponse, WhyEmpty
+from eden_memory.application.search.empty import nothing_found, reason, stored_nothing
+from eden_memory.application.search.shapes import SearchResponse, WhyEmpty
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.ports.stores import Stores
 from tests.application.stores import STORES, stores_of_kind

@@ -19,7 +19,7 @@ from mongomock_motor import AsyncMongoMockClient
 
 from eden_memory.adapters.stores.mongo import mongo_stores
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application.context import ContextLabels, recipe
+from eden_memory.application.context.assembly import ContextLabels, recipe
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import ActiveScopes, AgentMemoryConfig, ScopeKey
 from eden_memory.domain.settings import ContextSettings, MemorySettings

@@ -16,7 +16,7 @@ from eden_memory.adapters.clocks import FakeClock
 from eden_memory.adapters.embedders.keyword import KeywordEmbedder
 from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.stores.memory import memory_stores
-from eden_memory.application.ingestion import FactInput
+from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError, NotFoundError
 from eden_memory.domain.ids import ReflectionId

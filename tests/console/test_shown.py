@@ -8,8 +8,8 @@ import html as markup
 import re
 from datetime import timedelta
 
-from eden_memory.application.ingestion import FactInput
-from eden_memory.application.score_meaning import MEANINGS, NEWER
+from eden_memory.application.ingestion.facts import FactInput
+from eden_memory.application.search.score_meaning import MEANINGS, NEWER
 from tests.application.story import World, make_world
 from tests.console.client import console, sample_world, signed_in
 

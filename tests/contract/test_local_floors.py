@@ -15,7 +15,7 @@ import pytest
 
 from eden_memory.adapters.embedders.local import LocalEmbedder, load_model
 from eden_memory.adapters.stores.sqlite import open_sqlite
-from eden_memory.application.calibration import measure
+from eden_memory.application.search.calibration import measure
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.calibration import RECORDED
 from eden_memory.domain.embedding_space import TextRole

@@ -16,7 +16,7 @@ from eden_memory.adapters.llms.scripted import ScriptedLLM
 from eden_memory.adapters.rerankers.cross_encoder import CrossEncoderReranker
 from eden_memory.adapters.rerankers.fake import WordOverlapReranker
 from eden_memory.application.calls import ModelRouter
-from eden_memory.application.reranking import ModelReranker
+from eden_memory.application.search.reranking import ModelReranker
 from eden_memory.domain.settings import ModelSettings
 from eden_memory.ports.llm import LLMRequest
 from eden_memory.ports.reranker import Reranker

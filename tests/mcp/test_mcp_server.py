@@ -10,9 +10,9 @@ from mcp.types import TextContent
 
 from eden_memory.adapters.mcp.identity import ServerIdentity
 from eden_memory.adapters.mcp.server import _ended, build_server
-from eden_memory.application.ingestion import FactInput
-from eden_memory.application.reports import ConsolidationOutcome, FormationReport
-from eden_memory.application.score_meaning import COSINE, RELEVANCE
+from eden_memory.application.formation.reports import ConsolidationOutcome, FormationReport
+from eden_memory.application.ingestion.facts import FactInput
+from eden_memory.application.search.score_meaning import COSINE, RELEVANCE
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.scopes import AgentMemoryConfig, ScopeKey
 from tests.application.story import Story, World, make_world

@@ -17,7 +17,7 @@ from eden_memory.adapters.integrations.openai_agents.runs import RECORDED
 from eden_memory.adapters.tools.definitions import DESCRIPTION, NAME
 from eden_memory.adapters.tools.search_facts import SearchFactsHandler, parameters
 from eden_memory.application.conversation import Conversation
-from eden_memory.application.lifecycle import Recorded
+from eden_memory.application.formation.lifecycle import Recorded
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import InvalidInputError
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from eden_memory.adapters.stores.sqlite import open_sqlite
 from eden_memory.adapters.stores.sqlite.schema import MIGRATIONS, SCHEMA_VERSION, migrate
-from eden_memory.application.context import ContextLabels, recipe
+from eden_memory.application.context.assembly import ContextLabels, recipe
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings

@@ -7,7 +7,7 @@ from the cache. Nothing is invalidated by hand (``tests/application/test_context
 
 Who may read comes first: the session's stored users are read beside the counters, and a
 conversation whose turn the store would refuse gets ``SessionUsersError`` before either level
-is asked (``application/session_access.py``), so no cached context reaches another user.
+is asked (``application/context/session_access.py``), so no cached context reaches another user.
 
 Two levels, one rule. The process's own cache (``bounded_cache``: at most
 ``cache_max_entries`` contexts, none past its TTL) is asked first; then the copy kept with
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from eden_memory.application.bounded_cache import BoundedCache
-from eden_memory.application.session_access import reader_checked
+from eden_memory.application.context.bounded_cache import BoundedCache
+from eden_memory.application.context.session_access import reader_checked
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.fifo import fifo_since, select_fifo
 from eden_memory.domain.identity_memo import IdentityMemo

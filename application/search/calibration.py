@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from eden_memory.application.calibration_set import QUESTIONS, SAME_ATTRIBUTE
+from eden_memory.application.search.calibration_set import QUESTIONS, SAME_ATTRIBUTE
 from eden_memory.domain.calibration import RECORDED, Calibration, PairScores, calibrate
 from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.vectors import cosine

@@ -23,7 +23,8 @@ from eden_memory.domain.expansion import added_queries
 from eden_memory.domain.model_choice import ModelRole, model_for
 from eden_memory.ports.telemetry import Attribute, Telemetry
 
-log = logging.getLogger(__name__)
+# The logger keeps the name hosts filter by, from before the module moved into a folder.
+log = logging.getLogger("eden_memory.application.expansion")
 
 
 @dataclass(frozen=True)

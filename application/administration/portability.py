@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from eden_memory.application.administration.import_owners import AgentMap, held_ids
+from eden_memory.application.administration.import_parsing import FORMAT, VERSION, parse_export
 from eden_memory.application.calls import embed
-from eden_memory.application.import_owners import AgentMap, held_ids
-from eden_memory.application.import_parsing import FORMAT, VERSION, parse_export
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.embedding_space import EmbeddingSpace, TextRole
 from eden_memory.domain.ids import AgentId, FactId

@@ -39,10 +39,10 @@ class SearchResult:
     # keyword-only search on a store that cannot tell (Atlas).
     relevance: float | None = None
     # A newer result about the same thing, ranked above this one: this fact may be out of
-    # date (``application/freshness.py``).
+    # date (``application/search/freshness.py``).
     newer: FactId | None = None
     # The reranker's score (its own scale) when one reordered the search; the results are
-    # then in its order, not ``score``'s (``application/reranking.py``).
+    # then in its order, not ``score``'s (``application/search/reranking.py``).
     rerank_score: float | None = None
 
 

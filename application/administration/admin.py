@@ -13,31 +13,35 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eden_memory.application.arguments import count
-from eden_memory.application.consolidation import Consolidator
-from eden_memory.application.erasure import Erasure, UserErasure
-from eden_memory.application.import_owners import AgentMap
-from eden_memory.application.ingestion import FactInput, IngestReport, ingest_facts
-from eden_memory.application.inspection import (
+from eden_memory.application.administration.erasure import Erasure, UserErasure
+from eden_memory.application.administration.import_owners import AgentMap
+from eden_memory.application.administration.inspection import (
     ConsolidationStatus,
     ScopeStats,
     consolidation_status,
     fact_window,
     scope_stats,
 )
-from eden_memory.application.lookup import resolve
-from eden_memory.application.maintenance import reembed
-from eden_memory.application.management import Management, Offered
-from eden_memory.application.metering import UsageMeter
-from eden_memory.application.owners import (
+from eden_memory.application.administration.lookup import resolve
+from eden_memory.application.administration.maintenance import reembed
+from eden_memory.application.administration.management import Management, Offered
+from eden_memory.application.administration.owners import (
     OwnerPage,
     agents_with_memory,
     sessions_with_memory,
     users_with_memory,
 )
-from eden_memory.application.portability import ImportReport, export_agent, import_records
-from eden_memory.application.provenance import Contributions, contributions_of
-from eden_memory.application.reports import Usage
+from eden_memory.application.administration.portability import (
+    ImportReport,
+    export_agent,
+    import_records,
+)
+from eden_memory.application.administration.provenance import Contributions, contributions_of
+from eden_memory.application.arguments import count
+from eden_memory.application.formation.consolidation import Consolidator
+from eden_memory.application.formation.reports import Usage
+from eden_memory.application.ingestion.facts import FactInput, IngestReport, ingest_facts
+from eden_memory.application.metering import UsageMeter
 from eden_memory.domain.agent_settings import AgentSettings
 from eden_memory.domain.errors import InvalidInputError
 from eden_memory.domain.fact_window import FactWindow
@@ -184,8 +188,8 @@ class Admin:
     async def erase_user(self, agent_id: str, user_id: str) -> Erasure:
         """Remove all memory of one user with one agent (GDPR-style erasure): their own
         scope and sessions, and what of the agent's shared memory came from them alone
-        (``application.erasure``). The report lists everything removed, changed, rebuilt and
-        flagged."""
+        (``application.administration.erasure``). The report lists everything removed,
+        changed, rebuilt and flagged."""
         agent, user = agent_id_of(agent_id), user_id_of(user_id)
         erasure = UserErasure(self.stores, self.embedder, self.clock, self.consolidator)
         with self.meter.scope():

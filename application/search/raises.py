@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from eden_memory.application.hits import visible_facts
+from eden_memory.application.search.hits import visible_facts
 from eden_memory.domain.decay import decayed
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.models import Fact

@@ -33,7 +33,8 @@ from eden_memory.domain.settings import SearchSettings
 from eden_memory.ports.reranker import Reranker
 from eden_memory.ports.telemetry import Attribute, Telemetry
 
-log = logging.getLogger(__name__)
+# The logger keeps the name hosts filter by, from before the module moved into a folder.
+log = logging.getLogger("eden_memory.application.reranking")
 
 
 @dataclass(frozen=True)

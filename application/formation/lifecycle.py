@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from eden_memory.application.background import BackgroundTasks
-from eden_memory.application.consolidation import Consolidator
 from eden_memory.application.conversation import Conversation
+from eden_memory.application.formation.background import BackgroundTasks
+from eden_memory.application.formation.consolidation import Consolidator
 from eden_memory.application.formation.pipeline import Formation, Trigger
+from eden_memory.application.formation.reports import ConsolidationOutcome, FormationReport, Usage
 from eden_memory.application.metering import UsageMeter
-from eden_memory.application.reports import ConsolidationOutcome, FormationReport, Usage
 from eden_memory.domain.error_summary import summary
 from eden_memory.domain.ids import AgentId, SessionId
 from eden_memory.domain.models import Message, SessionState
@@ -21,7 +21,8 @@ from eden_memory.domain.triggers import cold_cutoff, formation_due, is_cold, wei
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.stores import PendingMessage, SessionStore
 
-log = logging.getLogger(__name__)
+# The logger keeps the name hosts filter by, from before the module moved into a folder.
+log = logging.getLogger("eden_memory.application.lifecycle")
 
 
 @dataclass(frozen=True)

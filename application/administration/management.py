@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
+from eden_memory.application.administration.edits import saved, unchanged, version_of
 from eden_memory.application.arguments import optional_member, page
 from eden_memory.application.calls import embed
-from eden_memory.application.edits import saved, unchanged, version_of
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.consolidation import replace_content
 from eden_memory.domain.embedding_space import TextRole

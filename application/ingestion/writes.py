@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from eden_memory.application.calls import embed
-from eden_memory.application.reports import Usage
+from eden_memory.application.formation.reports import Usage
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import InvalidInputError

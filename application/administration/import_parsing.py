@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from eden_memory.application.import_owners import AgentMap
+from eden_memory.application.administration.import_owners import AgentMap
 from eden_memory.domain.agent_moves import moved_blob, moved_fact, moved_reflection
 from eden_memory.domain.embedding_space import EmbeddingSpace
 from eden_memory.domain.errors import InvalidInputError

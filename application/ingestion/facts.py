@@ -4,7 +4,7 @@ Each item names its content, scope, agent (and user, for user scope) and the tim
 said. Items are validated one by one (a bad item is rejected with its reason, never the whole
 call), exact duplicates are dropped by content hash (within the call and against the active
 facts already stored), and the rest are embedded ``batch_size`` at a time, one embedder call
-per batch; each batch is written while the next one is validated (``ingestion_writes``).
+per batch; each batch is written while the next one is validated (``writes``).
 A new fact's id is 128 random bits (hex), which is never looked up; a host's own id is.
 
 An item may say what it replaces (``supersedes``: a fact's id; ``key``: a name of the host's
@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from eden_memory.application.ingestion_writes import (
+from eden_memory.application.ingestion.writes import (
     BatchWriter,
     IngestReport,
     Pending,

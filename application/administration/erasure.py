@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from eden_memory.application.calls import embed
-from eden_memory.application.consolidation import Consolidator
+from eden_memory.application.formation.consolidation import Consolidator
 from eden_memory.application.spaces import require_space
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.erasure import (

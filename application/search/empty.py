@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 
-from eden_memory.application.score_meaning import shown
-from eden_memory.application.search_shapes import SearchResponse, WhyEmpty
+from eden_memory.application.search.score_meaning import shown
+from eden_memory.application.search.shapes import SearchResponse, WhyEmpty
 from eden_memory.domain.scopes import ActiveScopes, ScopeKey
 from eden_memory.ports.stores import FactReads
 

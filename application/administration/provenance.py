@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from eden_memory.application.erasure import every_fact
+from eden_memory.application.administration.erasure import every_fact
 from eden_memory.domain.ids import AgentId, UserId
 from eden_memory.domain.models import Fact, Reflection
 from eden_memory.domain.scopes import ScopeKey

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eden_memory.application.calls import ModelRouter
+from eden_memory.application.formation.reports import ConsolidationOutcome
 from eden_memory.application.prompts.catalogue import prompt_catalogue
 from eden_memory.application.prompts.consolidation import consolidation_prompt, instructions_for
-from eden_memory.application.reports import ConsolidationOutcome
 from eden_memory.application.schemas import ConsolidatedText
 from eden_memory.domain.blob_checks import blob_problem
 from eden_memory.domain.consolidation import (
@@ -28,7 +28,8 @@ from eden_memory.domain.settings import ConsolidationSettings
 from eden_memory.ports.clock import Clock
 from eden_memory.ports.stores import BufferStore
 
-log = logging.getLogger(__name__)
+# The logger keeps the name hosts filter by, from before the module moved into a folder.
+log = logging.getLogger("eden_memory.application.consolidation")
 
 
 @dataclass

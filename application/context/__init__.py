@@ -1,0 +1,1 @@
+"""Context: the memory XML for a prompt, assembled, cached and served to the session's callers."""

@@ -1,0 +1,1 @@
+"""Direct ingestion: facts a host already has, checked and written with no LLM involved."""
