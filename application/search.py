@@ -24,6 +24,7 @@ from eden_memory.application.empty_search import why_empty
 from eden_memory.application.expansion import Expanded, QueryExpander
 from eden_memory.application.freshness import settle
 from eden_memory.application.hits import visible_facts
+from eden_memory.application.judging import Judge, judge_results
 from eden_memory.application.raises import raise_candidates
 from eden_memory.application.reranking import Reranked, rerank
 from eden_memory.application.search_shapes import (
@@ -95,6 +96,8 @@ class FactSearch:
     reranker: Reranker | None = None
     # Adds queries to a search given fewer than ``max_queries`` when ``settings.expand`` is on.
     expander: QueryExpander | None = None
+    # Says whether the best results answer at all when ``settings.judge`` is on; none: all held.
+    judge: Judge | None = None
 
     async def search(
         self,
@@ -191,7 +194,12 @@ class FactSearch:
         held: list[SearchResult] = []
         if results and line > 0 and not answerable(relevances, line):
             held, results = results, []
-        abstained = len(held)
+        judge = self.judge if thresholds else None  # without thresholds nothing is held back
+        judged = await judge_results(
+            judge, queries[:given], results, self.settings.judge_depth, self.telemetry
+        )
+        results = judged.results
+        abstained = len(held) + len(judged.held)
         span.set("eden_memory.search.abstained", abstained)
         if self.settings.newer_first and len(results) > 1:
             started = time.perf_counter()
@@ -205,7 +213,7 @@ class FactSearch:
         else:
             self.track(found, self.clock.now())
         known = [r for r in relevances if r is not None]
-        why = None if results else await why_empty(self.facts, scopes, abstained)
+        why = None if results else await why_empty(self.facts, scopes, abstained, bool(judged.held))
         span.set("eden_memory.search.why_empty", "" if why is None else why.value)
         answer = SearchResponse(results, None, abstained, max(known, default=None), line, why)
         if not debug:
@@ -231,6 +239,7 @@ class FactSearch:
         info.rerank = reranked.note
         info.best_relevance = answer.best_relevance
         info.under_line = held
+        info.judge, info.not_answering = judged.note, judged.held
         return replace(answer, debug=info)
 
     async def _reranked(

@@ -23,6 +23,7 @@ from eden_memory.application.context import ContextAssembler, ContextLabels, Mem
 from eden_memory.application.conversation import Conversation
 from eden_memory.application.expansion import QueryExpander
 from eden_memory.application.formation.pipeline import Formation, Trigger
+from eden_memory.application.judging import search_judge
 from eden_memory.application.lifecycle import Lifecycle, Recorded
 from eden_memory.application.messages import HostMessage, to_messages
 from eden_memory.application.metering import MeteredEmbedder, MeteredLLM, UsageMeter
@@ -124,6 +125,7 @@ class MemoryService:
                 self.settings.search.max_query_chars,
                 telemetry=traced,
             ),
+            judge=search_judge(self.settings.search, models),
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(
