@@ -119,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     print(f"benchmarks.personal_stores, {started}")
     print(f"embedder {args.embedder} ({embedder.space.model}), {args.store} store")
+    if args.every > 1:
+        print(f"every {args.every}th question of each store, from its first")
     for split in splits:
         print()
         print("\n".join(table(split, stores, figures[split])))
