@@ -52,6 +52,13 @@ class ChosenMemories(_Answer):
     )
 
 
+class AnsweringMemories(_Answer):
+    answering: list[int] = Field(
+        default_factory=list,
+        description="Numbers of the memories that answer the question; empty if none does.",
+    )
+
+
 class MoreQueries(_Answer):
     queries: list[str] = Field(
         default_factory=list, description="Other ways to search for the answer, one each."

@@ -29,6 +29,7 @@ from eden_memory.application.search import FactSearch, SearchMode, SearchRespons
 from eden_memory.application.search.access import AccessTracker
 from eden_memory.application.search.calibration import Calibrations
 from eden_memory.application.search.expansion import QueryExpander
+from eden_memory.application.search.judging import search_judge
 from eden_memory.application.search.reranking import search_reranker
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.ids import AgentId, FactId
@@ -124,6 +125,7 @@ class MemoryService:
                 self.settings.search.max_query_chars,
                 telemetry=traced,
             ),
+            judge=search_judge(self.settings.search, models),
         )
         self.reports: list[FormationReport] = []
         self._lifecycle = Lifecycle(

@@ -28,7 +28,7 @@ best hit is under ``ABSTAIN_BELOW`` found nothing relevant: it returns no hit (a
 What the line does not reach: a plausible question about the user that nothing answers
 ("does she have a dog?") often has a fact that stands out as much as a real answer does
 (docs/benchmarks.md, "Personal stores"); telling them apart takes a model
-that reads both.
+that reads both (the optional judge, ``domain/judging.py``).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from eden_memory.domain.bounds import (
     Tokens,
     Unit,
 )
+from eden_memory.domain.judging import MAX_JUDGED, JudgeBy
 from eden_memory.domain.ranking import Fusion
 from eden_memory.domain.reflection_checks import NOTES_PER_SCOPE
 from eden_memory.domain.relevance import ABSTAIN_BELOW
@@ -177,6 +178,13 @@ class SearchSettings(_Settings):
     rerank: RerankBy = RerankBy.OFF
     rerank_depth: Annotated[int, Field(ge=1, le=100)] = 30
     rerank_model: str | None = None
+    # After abstention, a judge reads the best ``judge_depth`` results with the question and
+    # says whether any answers it; if none does, the search returns nothing (domain/judging.py).
+    # Off, or the memory's LLM (``judge_model``: another model than the fast role's). One call
+    # a search that found something; a judge that fails leaves the results as they were.
+    judge: JudgeBy = JudgeBy.OFF
+    judge_depth: Annotated[int, Field(ge=1, le=MAX_JUDGED)] = 3
+    judge_model: str | None = None
     # The memory's LLM adds queries to a search given fewer than ``max_queries``
     # (application/search/expansion.py): statements of what an answering fact would be about. One
     # call a search; ``expand_model`` names another model than the fast role's.

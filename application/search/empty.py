@@ -1,7 +1,8 @@
 """Why a search returned nothing, found out once and said the same way on every surface.
 
 An empty answer means different things to whoever reads it: hits found and held back under
-the relevance line ("nothing stored about this", an answer a model can use), facts visible
+the relevance line, or over it and judged not to answer ("nothing stored about this", an
+answer a model can use), facts visible
 but none matching, or nothing to search at all (no fact visible to this user and agent, or
 none held by the agent). The search tells them apart only when it comes back empty, so a
 search with results costs nothing more.
@@ -17,8 +18,13 @@ from eden_memory.domain.scopes import ActiveScopes, ScopeKey
 from eden_memory.ports.stores import FactReads
 
 
-async def why_empty(facts: FactReads, scopes: ActiveScopes, abstained: int) -> WhyEmpty:
-    """Why a search of ``scopes`` that held back ``abstained`` hits returned nothing."""
+async def why_empty(
+    facts: FactReads, scopes: ActiveScopes, abstained: int, judged: bool = False
+) -> WhyEmpty:
+    """Why a search of ``scopes`` that held back ``abstained`` hits returned nothing
+    (``judged``: a judge held them back, saying none answers)."""
+    if abstained and judged:
+        return WhyEmpty.JUDGED_UNANSWERED
     if abstained:
         return WhyEmpty.UNDER_LINE
     keys = [scopes.key(scope) for scope in scopes.fact_scopes]
@@ -39,6 +45,8 @@ def nothing_found(response: SearchResponse, agent_id: str | None = None) -> str 
         return why
     if response.why_empty is WhyEmpty.UNDER_LINE:
         return f"nothing relevant: {why}; {response.abstained} held back"
+    if response.why_empty is WhyEmpty.JUDGED_UNANSWERED:
+        return f"nothing answers: {why}; {response.abstained} held back"
     if response.why_empty is WhyEmpty.NO_MATCH:
         return f"nothing matched: {why}"
     return why
@@ -52,6 +60,8 @@ def reason(response: SearchResponse, agent_id: str | None = None) -> str | None:
     if why is WhyEmpty.UNDER_LINE:
         best = shown(response.best_relevance)
         return f"best relevance {best} under the line {response.line:g}"
+    if why is WhyEmpty.JUDGED_UNANSWERED:
+        return "the judge read the best hits and none answers the question"
     if why is WhyEmpty.NO_MATCH:
         return "no visible fact passed the retrievers' floors"
     if why is WhyEmpty.NOT_VISIBLE:
@@ -62,4 +72,5 @@ def reason(response: SearchResponse, agent_id: str | None = None) -> str | None:
 def stored_nothing(response: SearchResponse) -> bool:
     """Whether an empty ``response`` says "nothing stored about this" (there were facts to
     search) rather than "nothing to search"."""
-    return response.why_empty in {WhyEmpty.UNDER_LINE, WhyEmpty.NO_MATCH}
+    stored = {WhyEmpty.JUDGED_UNANSWERED, WhyEmpty.UNDER_LINE, WhyEmpty.NO_MATCH}
+    return response.why_empty in stored

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from eden_memory.application.search.expansion import Expanded
+from eden_memory.application.search.judging import Judged
 from eden_memory.application.search.raises import Raised
 from eden_memory.application.search.reranking import Reranked
 from eden_memory.application.search.shapes import (
@@ -35,6 +36,7 @@ class Found:
     held: list[SearchResult]  # the hits an abstaining search held back
     why: WhyEmpty | None
     seconds: dict[str, float]
+    judged: Judged  # the judge's verdict (nothing held when it is off)
 
     @property
     def best_relevance(self) -> float | None:
@@ -62,7 +64,8 @@ def results(
 def response(found: Found, mode: SearchMode, debug: bool) -> SearchResponse:
     """The caller's answer, with the stages' values as its debug output when asked."""
     best, why = found.best_relevance, found.why
-    answer = SearchResponse(found.shown, None, len(found.held), best, found.line, why)
+    held = len(found.held) + len(found.judged.held)
+    answer = SearchResponse(found.shown, None, held, best, found.line, why)
     return replace(answer, debug=_debug(found, mode)) if debug else answer
 
 
@@ -83,11 +86,13 @@ def _debug(found: Found, mode: SearchMode) -> SearchDebug:
         _describe(rule),
         explained,
         seconds=found.seconds,
-        abstained=len(found.held),
+        abstained=len(found.held) + len(found.judged.held),
         best_relevance=found.best_relevance,
         under_line=found.held,
         rerank=found.chosen.note,
         expansion=found.expanded.note,
+        judge=found.judged.note,
+        not_answering=found.judged.held,
     )
 
 

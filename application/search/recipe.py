@@ -20,6 +20,7 @@ from eden_memory.application.search.calibration import Calibrations
 from eden_memory.application.search.empty import why_empty
 from eden_memory.application.search.expansion import Expanded, QueryExpander
 from eden_memory.application.search.freshness import settle
+from eden_memory.application.search.judging import Judge, Judged, judge_results
 from eden_memory.application.search.outcome import Found, response, results
 from eden_memory.application.search.raises import Raised, raise_candidates
 from eden_memory.application.search.relevance import Relevance
@@ -69,6 +70,8 @@ class FactSearch:
     reranker: Reranker | None = None
     # Adds queries to a search given fewer than ``max_queries`` when ``settings.expand`` is on.
     expander: QueryExpander | None = None
+    # Says whether the best results answer at all when ``settings.judge`` is on; none: all held.
+    judge: Judge | None = None
 
     async def search(
         self,
@@ -111,14 +114,33 @@ class FactSearch:
         )
         line = abstention_line(self.settings, asked.thresholds)
         shown, held = abstained(results(chosen, read, rel), rel, line)
-        span.set("eden_memory.search.abstained", len(held))
+        judged = await self._judged(asked, shown)
+        shown, count = judged.results, len(held) + len(judged.held)
+        span.set("eden_memory.search.abstained", count)
         shown = await self._newer_first(stage, shown, asked.own)
         await self._tracked(stage, shown)
-        why = None if shown else await why_empty(self.facts, asked.scopes, len(held))
+        why = None if shown else await why_empty(self.facts, asked.scopes, count, bool(judged.held))
         span.set("eden_memory.search.why_empty", "" if why is None else why.value)
         return Found(
-            expanded, rule, lists, raised, chosen, rel, line, shown, held, why, stage.seconds
+            expanded,
+            rule,
+            lists,
+            raised,
+            chosen,
+            rel,
+            line,
+            shown,
+            held,
+            why,
+            stage.seconds,
+            judged,
         )
+
+    def _judged(self, asked: Asked, shown: list[SearchResult]) -> Awaitable[Judged]:
+        """The judge's verdict on the best results (without thresholds nothing is held)."""
+        judge = self.judge if asked.thresholds else None
+        depth = self.settings.judge_depth
+        return judge_results(judge, asked.own, shown, depth, self.telemetry)
 
     async def _expanded(self, queries: Sequence[str]) -> Expanded:
         room = self.settings.max_queries - len(queries)

@@ -49,6 +49,8 @@ class SearchResult:
 class WhyEmpty(StrEnum):
     """Why a search returned nothing, from the most to the least found."""
 
+    # hits over the line, and the judge read the best and said none answers (search.judge)
+    JUDGED_UNANSWERED = "judged_unanswered"
     UNDER_LINE = "under_line"  # hits found, every one under the relevance line: abstained
     NO_MATCH = "no_match"  # facts visible, none passed a retriever's floor
     NOT_VISIBLE = "not_visible"  # the agent holds facts, none visible to this user and agent
@@ -80,6 +82,9 @@ class SearchDebug:
     under_line: list[SearchResult] = field(default_factory=list)
     rerank: str = ""  # who reranked and how many candidates, or why the fused order stayed
     expansion: str = ""  # who added queries and how many, or why none were (``queries``)
+    judge: str = ""  # who judged and what it said, or why the results stayed (search.judge)
+    # The hits a judge said do not answer, held back, best first (``application/judging.py``).
+    not_answering: list[SearchResult] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,8 @@ class SearchResponse:
 
     results: list[SearchResult]
     debug: SearchDebug | None = None
-    # How many hits were held back because none reached ``line`` (0: none were).
+    # How many hits were held back because none reached ``line``, or because the judge said
+    # none answers (``why_empty`` tells which; 0: none were).
     abstained: int = 0
     # The best hit's relevance, returned or held back (None: no hit, or none could tell).
     best_relevance: float | None = None

@@ -10,7 +10,8 @@ question is then asked as its user, of the store's agent, once with each setting
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+import time as timer
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
@@ -23,6 +24,7 @@ from eden_memory.application.ingestion.facts import FactInput
 from eden_memory.domain.settings import SearchSettings
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.stores import Stores
+from eden_memory.ports.telemetry import Telemetry
 from eden_memory.testing import FakeClock, memory_stores
 
 # The questions are asked after every fact was said.
@@ -33,6 +35,8 @@ SETTINGS = {
     DEFAULTS: MemorySettings(),
     NO_ABSTENTION: MemorySettings(search=SearchSettings(abstain_below=0.0)),
 }
+# ``--judge``: the defaults with the judge on, the LLM and its models from the environment.
+JUDGE = "judge (llm)"
 SESSION = "benchmark"
 
 
@@ -49,18 +53,26 @@ class Outcome:
     marked: frozenset[str]  # results marked as outdated by a newer one
     abstained: bool  # hits were found, and none was relevant enough to return
     best_relevance: float | None  # the best hit's, whether returned or not
+    seconds: float = 0.0  # the search's wall time
 
 
-async def run_store(store: PersonalStore, embedder: Embedder, folder: Path | None) -> list[Outcome]:
-    """Builds ``store`` (an embedded store in ``folder``, else in memory) and asks it all."""
+async def run_store(
+    store: PersonalStore,
+    embedder: Embedder,
+    folder: Path | None,
+    settings: Mapping[str, MemorySettings] = SETTINGS,
+    telemetry: Telemetry | None = None,
+) -> list[Outcome]:
+    """Builds ``store`` (an embedded store in ``folder``, else in memory) and asks it all,
+    under each of ``settings`` (``telemetry``: told of every search's steps)."""
     clock = FakeClock(ASKED_AT)
     outcomes: list[Outcome] = []
     async with _stores(store, folder) as stores:
         async with _memory(stores, embedder, clock, SETTINGS[DEFAULTS]) as memory:
             await stock(memory, clock, store)
         clock.set(ASKED_AT)
-        for name, settings in SETTINGS.items():
-            async with _memory(stores, embedder, clock, settings) as memory:
+        for name, chosen in settings.items():
+            async with _memory(stores, embedder, clock, chosen, telemetry) as memory:
                 for question in store.questions:
                     outcomes.append(await ask(memory, store, question, name))
     return outcomes
@@ -79,11 +91,16 @@ async def _stores(store: PersonalStore, folder: Path | None) -> AsyncIterator[St
 
 
 def _memory(
-    stores: Stores, embedder: Embedder, clock: FakeClock, settings: MemorySettings
+    stores: Stores,
+    embedder: Embedder,
+    clock: FakeClock,
+    settings: MemorySettings,
+    telemetry: Telemetry | None = None,
 ) -> AbstractAsyncContextManager[MemoryService]:
-    """A memory over ``stores`` with ``settings`` (the stores stay open after it)."""
+    """A memory over ``stores`` with ``settings`` (the stores stay open after it); its LLM,
+    used by the judge only, is the one the environment configures."""
     config = EdenMemoryConfig(store="memory", memory=settings)
-    return open_memory(config, store=stores, embedder=embedder, clock=clock)
+    return open_memory(config, store=stores, embedder=embedder, clock=clock, telemetry=telemetry)
 
 
 async def stock(memory: MemoryService, clock: FakeClock, store: PersonalStore) -> None:
@@ -113,7 +130,9 @@ async def ask(
 ) -> Outcome:
     """One search, as the question's user, of the store's agent."""
     conversation = memory.conversation(store.agent_id, SESSION, [question.user])
+    started = timer.perf_counter()
     found = await memory.search_facts(conversation, [question.text], debug=True)
+    seconds = timer.perf_counter() - started
     debug = found.debug
     return Outcome(
         store.store,
@@ -125,4 +144,5 @@ async def ask(
         frozenset(str(r.fact.id) for r in found.results if r.newer is not None),
         bool(debug and debug.abstained),
         debug.best_relevance if debug else None,
+        seconds,
     )

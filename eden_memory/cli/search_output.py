@@ -14,7 +14,7 @@ from typing import Any
 
 from eden_memory.application.search.empty import nothing_found
 from eden_memory.application.search.score_meaning import shown
-from eden_memory.application.search.shapes import SearchDebug, SearchResponse
+from eden_memory.application.search.shapes import SearchDebug, SearchResponse, SearchResult
 from eden_memory.cli.output import notes, rows, say
 
 
@@ -51,14 +51,17 @@ def _debug(found: SearchResponse, info: SearchDebug) -> dict[str, Any]:
         "line": found.line,
         "best_relevance": found.best_relevance,
         "abstained": found.abstained,
-        "under_line": [
-            {"id": r.fact.id, "relevance": r.relevance, "content": r.fact.content}
-            for r in info.under_line
-        ],
+        "under_line": _listed(info.under_line),
         "seconds": info.seconds,
         "expansion": info.expansion,
         "rerank": info.rerank,
+        "judge": info.judge,
+        "not_answering": _listed(info.not_answering),
     }
+
+
+def _listed(hits: list[SearchResult]) -> list[dict[str, Any]]:
+    return [{"id": r.fact.id, "relevance": r.relevance, "content": r.fact.content} for r in hits]
 
 
 def _debug_text(found: SearchResponse, info: SearchDebug) -> None:
@@ -66,12 +69,21 @@ def _debug_text(found: SearchResponse, info: SearchDebug) -> None:
     say(f"timings: {timings}")
     line = f"relevance {found.line:g}" if found.line else "none (abstention off)"
     say(f"line: {line}; best relevance {shown(found.best_relevance)}")
-    for step, note in (("expansion", info.expansion), ("rerank", info.rerank)):
+    for step, note in (
+        ("expansion", info.expansion),
+        ("rerank", info.rerank),
+        ("judge", info.judge),
+    ):
         if note:
             say(f"{step}: {note}")
-    if info.under_line:
-        say(f"held back under the line {found.line:g}:")
-        held = [[shown(r.relevance), r.fact.id, r.fact.content] for r in info.under_line]
+    _held(f"held back under the line {found.line:g}:", info.under_line)
+    _held("held back, the judge said none answers:", info.not_answering)
+
+
+def _held(title: str, hits: list[SearchResult]) -> None:
+    if hits:
+        say(title)
+        held = [[shown(r.relevance), r.fact.id, r.fact.content] for r in hits]
         rows(("relevance", "id", "content"), held, stack=("id", "content"))
 
 

@@ -220,6 +220,7 @@ def test_a_search_with_results_prints_rows_and_no_reason(run: Run) -> None:
     assert [r["content"] for r in records[:-1]] == ["The blue teapot is on shelf 1"]
     assert set(records[-1]) == {"debug"}
     assert records[-1]["debug"]["under_line"] == []
+    assert (records[-1]["debug"]["judge"], records[-1]["debug"]["not_answering"]) == ("", [])
     code, err, out = run("search", "blue", "-a", AGENT, "-u", "u-1")
     assert "(nothing" not in out + err
     assert "held back" not in out + err

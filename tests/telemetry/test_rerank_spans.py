@@ -1,4 +1,5 @@
-"""A reranked search has a rerank span under it: the model, the candidates, a failure."""
+"""A reranked (or judged) search has a rerank (judge) span under it: the model, the
+candidates, a failure."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from eden_memory.application.service import MemoryService
 from eden_memory.domain.errors import ProviderError
+from eden_memory.domain.judging import JudgeBy
 from eden_memory.domain.reranking import RerankBy
 from eden_memory.domain.scopes import AgentMemoryConfig
 from eden_memory.domain.settings import MemorySettings, SearchSettings
@@ -84,3 +86,22 @@ async def test_an_expanded_search_reports_what_was_added(recorded: Recorded) -> 
     attributes = await step_of_search(recorded, expanding, "eden_memory.search.expand", llm)
     assert attributes["eden_memory.expand.wanted"] == 2
     assert attributes["eden_memory.expand.added"] == 2
+
+
+async def judged(recorded: Recorded, answer: dict[str, Any] | Exception) -> dict[str, Any]:
+    judging = SearchSettings(judge=JudgeBy.LLM, abstain_below=0.0)
+    llm = ScriptedLLM(by_purpose={"judge": [answer, answer]})
+    return await step_of_search(recorded, judging, "eden_memory.search.judge", llm)
+
+
+async def test_a_judged_search_reports_the_judge_and_how_many_answer(recorded: Recorded) -> None:
+    attributes = await judged(recorded, {"answering": [1]})
+    assert attributes["eden_memory.judge.shown"] == 3
+    assert attributes["eden_memory.judge.answering"] == 1
+    assert "eden_memory.judge.failed" not in attributes
+
+
+async def test_a_failed_judge_is_marked_on_its_span_by_its_type_only(recorded: Recorded) -> None:
+    attributes = await judged(recorded, ProviderError("the server said: Ana moved to Braga"))
+    assert attributes["eden_memory.judge.failed"] == "ProviderError"
+    assert not any("Braga" in str(v) for v in attributes.values())
