@@ -31,15 +31,16 @@ def log_rejected(report: FormationReport, what: str, items: Sequence[Rejected]) 
 
 
 def log_moved(report: FormationReport, what: str, items: Sequence[Rejected]) -> None:
-    """One warning per fact or note filed as the agent's and kept as the user's own."""
+    """One warning per fact or note filed as the agent's and kept as the user's own, with
+    why and the text's length (the text is a user's detail: the report holds it)."""
     for item in items:
         log.warning(
-            "formation of %s/%s: %s moved from agent to user memory, %s: %.200r",
+            "formation of %s/%s: %s moved from agent to user memory, %s (%d characters)",
             report.agent_id,
             report.session_id,
             what,
             item.why,
-            item.content,
+            len(item.content),
         )
 
 

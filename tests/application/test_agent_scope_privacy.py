@@ -78,6 +78,7 @@ async def test_a_users_details_filed_as_the_agents_move_to_that_users_own_memory
     assert [m.content for m in report.facts_moved] == ["Alice's email is alice@acme.example"]
     logged = [r.getMessage() for r in caplog.records]
     assert sum("moved from agent to user memory" in line for line in logged) == 3
+    assert not any("alice@acme.example" in line or "4417" in line for line in logged)
     shared = await _agent_memory(world)
     assert PROJECT_NOTE in shared
     assert "alice@acme.example" not in shared
