@@ -6,9 +6,10 @@ Nothing is counted here: the service's clients are metered (``application.meteri
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from eden_memory.domain.embedding_space import TextRole
 from eden_memory.domain.errors import InvalidLLMOutputError, ProviderError
@@ -17,6 +18,8 @@ from eden_memory.domain.settings import ModelSettings
 from eden_memory.ports.embedder import Embedder
 from eden_memory.ports.llm import LLM, LLMRequest, T
 from eden_memory.ports.telemetry import Telemetry
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,35 @@ class ModelRouter:
                 continue
             return result.value
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def ask_usable(
+    models: ModelRouter,
+    purpose: str,
+    prompts: tuple[str, str],
+    schema: type[T],
+    read: Callable[[T], R],
+    refused: tuple[type[Exception], ...],
+    what: str,
+    *,
+    model: str | None = None,
+    attempts: int = 2,
+) -> R:
+    """The fast model's answer to ``prompts`` (system, prompt), as ``read`` makes of it: an
+    answer that does not parse, or that ``read`` refuses with one of ``refused``, is asked
+    again, ``attempts`` calls in all, then raised naming ``what``."""
+    system, prompt = prompts
+    unusable: tuple[type[Exception], ...] = (InvalidLLMOutputError, *refused)
+    problem = ""
+    for _ in range(attempts):
+        try:
+            answer = await models.ask(
+                ModelRole.FAST, purpose, system, prompt, schema, retries_on_invalid=0, model=model
+            )
+            return read(answer)
+        except unusable as error:
+            problem = str(error)
+    raise InvalidLLMOutputError(f"{what} could not be used: {problem}")
 
 
 async def embed(embedder: Embedder, texts: Sequence[str], role: TextRole) -> list[list[float]]:

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from eden_memory.application.calls import ModelRouter
+from eden_memory.application.calls import ModelRouter, ask_usable
 from eden_memory.application.prompts.judging import judge_prompt
 from eden_memory.application.schemas import AnsweringMemories
 from eden_memory.application.search.shapes import SearchResult
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.error_summary import summary
-from eden_memory.domain.errors import InvalidLLMOutputError, ProviderError
+from eden_memory.domain.errors import ProviderError
 from eden_memory.domain.judging import JudgeAnswerError, JudgeBy, answering
 from eden_memory.domain.model_choice import ModelRole, model_for
 from eden_memory.domain.settings import SearchSettings
@@ -58,23 +58,17 @@ class ModelJudge:
         return self.model or model_for(ModelRole.FAST, self.models.settings)
 
     async def answering(self, queries: Sequence[str], passages: Sequence[str]) -> frozenset[int]:
-        system, prompt = judge_prompt(queries, passages)
-        problem = ""
-        for _ in range(self.attempts):  # an unusable answer is asked again, once in all
-            try:
-                answer = await self.models.ask(
-                    ModelRole.FAST,
-                    "judge",
-                    system,
-                    prompt,
-                    AnsweringMemories,
-                    retries_on_invalid=0,
-                    model=self.model,
-                )
-                return answering(answer.answering, len(passages))
-            except (InvalidLLMOutputError, JudgeAnswerError) as error:
-                problem = str(error)
-        raise InvalidLLMOutputError(f"the judge's answer could not be used: {problem}")
+        return await ask_usable(
+            self.models,
+            "judge",
+            judge_prompt(queries, passages),
+            AnsweringMemories,
+            lambda answer: answering(answer.answering, len(passages)),
+            (JudgeAnswerError,),
+            "the judge's answer",
+            model=self.model,
+            attempts=self.attempts,
+        )
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,12 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from eden_memory.application.calls import ModelRouter
+from eden_memory.application.calls import ModelRouter, ask_usable
 from eden_memory.application.prompts.reranking import rerank_prompt
 from eden_memory.application.schemas import ChosenMemories
 from eden_memory.application.telemetry import NO_TELEMETRY
 from eden_memory.domain.error_summary import summary
-from eden_memory.domain.errors import ConfigurationError, InvalidLLMOutputError, ProviderError
+from eden_memory.domain.errors import ConfigurationError, ProviderError
 from eden_memory.domain.ids import FactId
 from eden_memory.domain.model_choice import ModelRole, model_for
 from eden_memory.domain.models import Fact
@@ -52,23 +52,17 @@ class ModelReranker:
     async def scores(self, queries: Sequence[str], passages: Sequence[str]) -> list[float]:
         if not passages:
             return []
-        system, prompt = rerank_prompt(queries, passages)
-        problem = ""
-        for _ in range(self.attempts):  # an unusable answer is asked again, once in all
-            try:
-                answer = await self.models.ask(
-                    ModelRole.FAST,
-                    "rerank",
-                    system,
-                    prompt,
-                    ChosenMemories,
-                    retries_on_invalid=0,
-                    model=self.model,
-                )
-                return scores_from_choice(answer.relevant, len(passages))
-            except (InvalidLLMOutputError, RerankAnswerError) as error:
-                problem = str(error)
-        raise InvalidLLMOutputError(f"the reranking answer could not be used: {problem}")
+        return await ask_usable(
+            self.models,
+            "rerank",
+            rerank_prompt(queries, passages),
+            ChosenMemories,
+            lambda answer: scores_from_choice(answer.relevant, len(passages)),
+            (RerankAnswerError,),
+            "the reranking answer",
+            model=self.model,
+            attempts=self.attempts,
+        )
 
 
 @dataclass(frozen=True)
