@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eden_memory.domain.xml_context import escape
+from eden_memory.application.prompts.reranking import asked_over
 
 SYSTEM = """You check an assistant's memory before it answers. You see a question and a few
 numbered memories. Say which memories answer the question: a memory answers when it states
@@ -35,10 +35,8 @@ Answer: {"answering": []}"""
 
 
 def judge_prompt(queries: Sequence[str], passages: Sequence[str]) -> tuple[str, str]:
-    asked = "\n".join(f"Question: {escape(q)}" for q in queries)
-    lines = "\n".join(f"{n}. {escape(p)}" for n, p in enumerate(passages, start=1))
     prompt = (
-        f"{asked}\n{lines}\n\n"
+        f"{asked_over(queries, passages)}\n\n"
         f"Which of the memories 1 to {len(passages)} answer the question? An empty list if "
         "none does.\n"
         'Answer as JSON: {"answering": [<numbers>]}'

@@ -29,11 +29,16 @@ Answer: {"relevant": [2, 4]}"""
 CHOSEN = 10  # a search's default top_k: more would only be read, and slow the answer
 
 
-def rerank_prompt(queries: Sequence[str], passages: Sequence[str]) -> tuple[str, str]:
+def asked_over(queries: Sequence[str], passages: Sequence[str]) -> str:
+    """The questions, then the memories numbered from 1: what a judge of memories reads."""
     asked = "\n".join(f"Question: {escape(q)}" for q in queries)
     lines = "\n".join(f"{n}. {escape(p)}" for n, p in enumerate(passages, start=1))
+    return f"{asked}\n{lines}"
+
+
+def rerank_prompt(queries: Sequence[str], passages: Sequence[str]) -> tuple[str, str]:
     prompt = (
-        f"{asked}\n{lines}\n\n"
+        f"{asked_over(queries, passages)}\n\n"
         f"Choose at most {CHOSEN} of the memories 1 to {len(passages)}; an empty list if none "
         "helps.\n"
         'Answer as JSON: {"relevant": [<numbers, most useful first>]}'
